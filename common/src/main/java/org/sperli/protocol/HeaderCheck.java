@@ -8,8 +8,9 @@ import org.sperli.ErrorCode;
  * The receiver's header check (tables section 1), a pure function of the 52 header bytes and the receiver's context.
  *
  * <p>Checks run in the order of the table: length, type, flags, service, membership epoch, job id, source rank,
- * target rank, incarnation (lower: drop; higher: refuse), tag, epoch, and last whether the length fits the type
- * (tables section 2). Every refusal is H1610. Nothing here allocates from the length: the verdict comes before any
+ * target rank, incarnation (lower: drop; higher: refuse), epoch, whether the length fits the type (tables section 2),
+ * and last the tag: the original text puts the tag checks after everything else, which the tables' row order does
+ * not contradict for any verdict (every one of these refusals is H1610), only for which fault the reason names. Every refusal is H1610. Nothing here allocates from the length: the verdict comes before any
  * payload byte is read, which is what lets a streaming transport discard or refuse without buffering.
  */
 public final class HeaderCheck {
@@ -64,13 +65,13 @@ public final class HeaderCheck {
         if (incarnation > ctx.incarnation()) {
             return refuse("incarnation=" + incarnation + ", own incarnation is " + ctx.incarnation());
         }
-        long tag = Integer.toUnsignedLong(b.getInt(offset + FrameHeader.TAG_OFFSET));
-        String fault = tagFault(type, tag);
-        if (fault == null) {
-            fault = epochFault(type, Integer.toUnsignedLong(b.getInt(offset + FrameHeader.EPOCH_OFFSET)));
-        }
+        String fault = epochFault(type, Integer.toUnsignedLong(b.getInt(offset + FrameHeader.EPOCH_OFFSET)));
         if (fault == null) {
             fault = lengthFault(type, length, ctx.jobSize());
+        }
+        if (fault == null) {
+            // The original text: the tag checks come last, after the incarnation.
+            fault = tagFault(type, Integer.toUnsignedLong(b.getInt(offset + FrameHeader.TAG_OFFSET)));
         }
         return fault == null ? new HeaderVerdict.Accept(FrameHeader.read(b, offset)) : refuse(fault);
     }

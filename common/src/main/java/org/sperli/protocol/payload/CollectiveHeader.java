@@ -1,0 +1,126 @@
+package org.sperli.protocol.payload;
+
+import java.nio.ByteBuffer;
+import org.sperli.ErrorCode;
+
+/**
+ * The 16-byte collective header at the start of every COLLECTIVE payload (tables section 4); the data follows it.
+ *
+ * <pre>
+ * off size field
+ *   0    1 operation        1 barrier, 2 bcast, 3 reduce, 4 allreduce, 5 gather, 6 scatter
+ *   1    1 element type     0 for all but reduce and allreduce
+ *   2    1 reduce operation 0 for all but reduce and allreduce
+ *   3    1 phase            0 toward the root, 1 from the root
+ *   4    4 root             0 for barrier and allreduce
+ *   8    8 sequence         the sending rank's call number, from 1 (unsigned)
+ * </pre>
+ *
+ * <p>Refused with H1617: fewer than 16 bytes, an operation outside 1..6 and a phase other than 0 or 1. Element type
+ * and reduce operation are not judged alone: a frame answers a call, and {@link #mismatch} against that call finds
+ * any difference (also H1617), while a call's own arguments were checked before anything was sent (H1618).
+ */
+public record CollectiveHeader(int operation, int elementType, int reduceOp, int phase, long root, long sequence) {
+    public static final int BARRIER = 1;
+    public static final int BCAST = 2;
+    public static final int REDUCE = 3;
+    public static final int ALLREDUCE = 4;
+    public static final int GATHER = 5;
+    public static final int SCATTER = 6;
+
+    public static final int TOWARD_ROOT = 0;
+    public static final int FROM_ROOT = 1;
+
+    public static final int OPERATION_OFFSET = 0;
+    public static final int ELEMENT_TYPE_OFFSET = OPERATION_OFFSET + 1;
+    public static final int REDUCE_OP_OFFSET = ELEMENT_TYPE_OFFSET + 1;
+    public static final int PHASE_OFFSET = REDUCE_OP_OFFSET + 1;
+    public static final int ROOT_OFFSET = PHASE_OFFSET + 1;
+    public static final int SEQUENCE_OFFSET = ROOT_OFFSET + 4;
+    /** Bytes of the header: 16. */
+    public static final int LENGTH = SEQUENCE_OFFSET + 8;
+
+    /** Decodes the first 16 bytes of the payload; the data after them is left alone, however long. */
+    public static CollectiveHeader read(ByteBuffer payload) {
+        ByteBuffer b = Wire.view(payload);
+        if (b.limit() < LENGTH) {
+            throw Wire.refuse(ErrorCode.H1617, "length=" + b.limit() + ", collective header is " + LENGTH);
+        }
+        int operation = Wire.u8(b, OPERATION_OFFSET);
+        int phase = Wire.u8(b, PHASE_OFFSET);
+        String fault = Wire.first(operationFault(operation), phaseFault(phase));
+        if (fault != null) {
+            throw Wire.refuse(ErrorCode.H1617, fault);
+        }
+        return new CollectiveHeader(operation, Wire.u8(b, ELEMENT_TYPE_OFFSET), Wire.u8(b, REDUCE_OP_OFFSET), phase,
+                Wire.u32(b, ROOT_OFFSET), b.getLong(SEQUENCE_OFFSET));
+    }
+
+    /** The data after the header: a read-only slice, never a copy. A payload under 16 bytes is H1617. */
+    public static ByteBuffer data(ByteBuffer payload) {
+        ByteBuffer b = Wire.view(payload);
+        if (b.limit() < LENGTH) {
+            throw Wire.refuse(ErrorCode.H1617, "length=" + b.limit() + ", collective header is " + LENGTH);
+        }
+        return Wire.readOnlySlice(b, LENGTH, b.limit() - LENGTH);
+    }
+
+    /**
+     * The first field in which this received header differs from the {@code expected} one of the call it answers,
+     * in table order, as {@code "sequence=7, expected 6"}; {@code null} when they are equal.
+     */
+    public String mismatch(CollectiveHeader expected) {
+        if (operation != expected.operation) {
+            return "operation=" + operation + ", expected " + expected.operation;
+        }
+        if (elementType != expected.elementType) {
+            return "element type=" + elementType + ", expected " + expected.elementType;
+        }
+        if (reduceOp != expected.reduceOp) {
+            return "reduce operation=" + reduceOp + ", expected " + expected.reduceOp;
+        }
+        if (phase != expected.phase) {
+            return "phase=" + phase + ", expected " + expected.phase;
+        }
+        if (root != expected.root) {
+            return "root=" + root + ", expected " + expected.root;
+        }
+        if (sequence != expected.sequence) {
+            return "sequence=" + Long.toUnsignedString(sequence) + ", expected "
+                    + Long.toUnsignedString(expected.sequence);
+        }
+        return null;
+    }
+
+    /** Bytes of the header alone: 16. */
+    public int encodedLength() {
+        Wire.requireEncodable(Wire.first(operationFault(operation), Wire.u8Fault("element type", elementType),
+                Wire.u8Fault("reduce operation", reduceOp), phaseFault(phase), Wire.u32Fault("root", root)));
+        return LENGTH;
+    }
+
+    /** Writes the header alone; the caller writes the data after it. */
+    public void write(ByteBuffer out) {
+        ByteBuffer b = Wire.claim(out, encodedLength());
+        b.put(OPERATION_OFFSET, (byte) operation);
+        b.put(ELEMENT_TYPE_OFFSET, (byte) elementType);
+        b.put(REDUCE_OP_OFFSET, (byte) reduceOp);
+        b.put(PHASE_OFFSET, (byte) phase);
+        b.putInt(ROOT_OFFSET, (int) root);
+        b.putLong(SEQUENCE_OFFSET, sequence);
+    }
+
+    public byte[] toBytes() {
+        byte[] out = new byte[encodedLength()];
+        write(ByteBuffer.wrap(out));
+        return out;
+    }
+
+    private static String operationFault(int operation) {
+        return operation < BARRIER || operation > SCATTER ? "operation=" + operation + ", expected 1..6" : null;
+    }
+
+    private static String phaseFault(int phase) {
+        return phase != TOWARD_ROOT && phase != FROM_ROOT ? "phase=" + phase + ", expected 0 or 1" : null;
+    }
+}

@@ -1,0 +1,42 @@
+package org.sperli.protocol.payload;
+
+import java.nio.ByteBuffer;
+import org.sperli.ErrorCode;
+
+/**
+ * The HEARTBEAT payload (tables section 2): the sender's counter on this connection, 1, 2, 3, ...
+ *
+ * <pre>
+ * off size field
+ *   0    8 counter   unsigned; not checked by the receiver (tables section 10)
+ * </pre>
+ *
+ * <p>Any other length is H1610. The counter is unsigned 64-bit held in a {@code long}.
+ */
+public record Heartbeat(long counter) {
+    public static final int COUNTER_OFFSET = 0;
+    /** Bytes of the payload: 8. */
+    public static final int LENGTH = COUNTER_OFFSET + 8;
+
+    public static Heartbeat read(ByteBuffer payload) {
+        ByteBuffer b = Wire.view(payload);
+        if (b.limit() != LENGTH) {
+            throw Wire.refuse(ErrorCode.H1610, "length=" + b.limit() + ", HEARTBEAT is exactly " + LENGTH);
+        }
+        return new Heartbeat(b.getLong(COUNTER_OFFSET));
+    }
+
+    public int encodedLength() {
+        return LENGTH;
+    }
+
+    public void write(ByteBuffer out) {
+        Wire.claim(out, LENGTH).putLong(COUNTER_OFFSET, counter);
+    }
+
+    public byte[] toBytes() {
+        byte[] out = new byte[LENGTH];
+        write(ByteBuffer.wrap(out));
+        return out;
+    }
+}
