@@ -1,0 +1,67 @@
+package org.sperli.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+import org.sperli.SperliException;
+import org.sperli.protocol.FrameHeader;
+import org.sperli.protocol.HeaderCheck;
+import org.sperli.protocol.HeaderVerdict;
+import org.sperli.protocol.ReceiverContext;
+
+/**
+ * Splits the byte stream into frames and applies the header verdict before the payload is read.
+ *
+ * <p>Accepted frames are emitted as {@link Frame} with a retained slice of the payload. A dropped frame (older
+ * incarnation) is discarded as its bytes arrive, so it costs no memory, and nothing is emitted for it. A refused
+ * header raises a {@link SperliException} through {@code exceptionCaught} and the decoder then ignores the rest of the
+ * stream: after a refusal nothing more from this peer may be interpreted.
+ */
+public final class FrameDecoder extends ByteToMessageDecoder {
+    private final ReceiverContext context;
+    private FrameHeader pending;
+    private long discardRemaining;
+    private boolean refused;
+
+    public FrameDecoder(ReceiverContext context) {
+        this.context = context;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (!refused) {
+            if (discardRemaining > 0) {
+                int skip = (int) Math.min(discardRemaining, in.readableBytes());
+                in.skipBytes(skip);
+                discardRemaining -= skip;
+                if (discardRemaining > 0) {
+                    return;
+                }
+            }
+            if (pending != null) {
+                if (in.readableBytes() < pending.length()) {
+                    return;
+                }
+                out.add(new Frame(pending, in.readRetainedSlice((int) pending.length())));
+                pending = null;
+                continue;
+            }
+            if (in.readableBytes() < FrameHeader.LENGTH) {
+                return;
+            }
+            HeaderVerdict verdict = HeaderCheck.check(in.nioBuffer(in.readerIndex(), FrameHeader.LENGTH), 0, context);
+            in.skipBytes(FrameHeader.LENGTH);
+            if (verdict instanceof HeaderVerdict.Accept accept) {
+                pending = accept.header();
+            } else if (verdict instanceof HeaderVerdict.Drop drop) {
+                discardRemaining = drop.discardBytes();
+            } else {
+                refused = true;
+                in.skipBytes(in.readableBytes());
+                throw ((HeaderVerdict.Refuse) verdict).toException();
+            }
+        }
+        in.skipBytes(in.readableBytes());
+    }
+}

@@ -1,0 +1,143 @@
+package org.sperli.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DecoderException;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.protocol.FrameHeader;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.JobId;
+import org.sperli.protocol.ReceiverContext;
+
+class FrameDecoderTest {
+    private static final JobId JOB = JobId.parseHex("00112233445566778899aabbccddeeff");
+    /** Receiver: rank 1 of 4 at incarnation 2, on the connection authenticated as rank 0. */
+    private static final ReceiverContext CONTEXT = new ReceiverContext(JOB, 4, 1, 0, 2);
+
+    private static byte[] frame(long incarnation, long tag, byte[] payload) {
+        FrameHeader h = new FrameHeader(payload.length, FrameType.DATA.code(), 0, 0, 0, JOB, 0, 1, incarnation, tag,
+                0);
+        byte[] out = new byte[FrameHeader.LENGTH + payload.length];
+        h.writeUnchecked(ByteBuffer.wrap(out), 0);
+        System.arraycopy(payload, 0, out, FrameHeader.LENGTH, payload.length);
+        return out;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+
+    /** Feeds the stream in two pieces split at {@code at} and collects what the decoder emits. */
+    private static List<Frame> decodeSplit(byte[] stream, int at) {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT));
+        ch.writeInbound(Unpooled.wrappedBuffer(stream, 0, at));
+        ch.writeInbound(Unpooled.wrappedBuffer(stream, at, stream.length - at));
+        List<Frame> frames = new ArrayList<>();
+        Frame f;
+        while ((f = ch.readInbound()) != null) {
+            frames.add(f);
+        }
+        ch.finishAndReleaseAll();
+        return frames;
+    }
+
+    private static byte[] payloadOf(Frame f) {
+        ByteBuf p = f.payload();
+        byte[] out = new byte[p.readableBytes()];
+        p.getBytes(p.readerIndex(), out);
+        f.release();
+        return out;
+    }
+
+    @Test
+    void emitsTheSameFramesWhereverTheStreamIsSplit() {
+        byte[] a = "first".getBytes(StandardCharsets.US_ASCII);
+        byte[] stream = concat(frame(2, 7, a), frame(2, 8, new byte[0]), frame(2, 9, a));
+        for (int at = 0; at <= stream.length; at++) {
+            List<Frame> frames = decodeSplit(stream, at);
+            assertEquals(3, frames.size(), "split at " + at);
+            assertEquals(7, frames.get(0).header().tag());
+            assertArrayEquals(a, payloadOf(frames.get(0)));
+            assertEquals(0, payloadOf(frames.get(1)).length);
+            assertArrayEquals(a, payloadOf(frames.get(2)));
+        }
+    }
+
+    @Test
+    void dropsOldIncarnationFrameAndKeepsTheConnectionUpWhereverSplit() {
+        byte[] old = frame(1, 0x8000_0000L, new byte[300]);
+        byte[] current = frame(2, 5, "kept".getBytes(StandardCharsets.US_ASCII));
+        byte[] stream = concat(old, current);
+        for (int at = 0; at <= stream.length; at++) {
+            List<Frame> frames = decodeSplit(stream, at);
+            assertEquals(1, frames.size(), "split at " + at);
+            assertEquals(2, frames.get(0).header().incarnation());
+            assertEquals("kept", new String(payloadOf(frames.get(0)), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void refusesLengthAboveMaximumAfterHeaderBeforeAnyPayloadByte() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT));
+        byte[] header = new byte[FrameHeader.LENGTH];
+        new FrameHeader(16_777_217L, 2, 0, 0, 0, JOB, 0, 1, 2, 0, 0).writeUnchecked(ByteBuffer.wrap(header), 0);
+        DecoderException e = assertThrows(DecoderException.class,
+                () -> ch.writeInbound(Unpooled.wrappedBuffer(header)));
+        SperliException refusal = (SperliException) e.getCause();
+        assertEquals(ErrorCode.H1610, refusal.code());
+        assertTrue(refusal.reason().contains("length=16777217"), refusal.reason());
+        assertNull(ch.readInbound());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void ignoresEverythingAfterARefusal() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT));
+        byte[] future = frame(3, 0, new byte[4]);
+        assertThrows(DecoderException.class, () -> ch.writeInbound(Unpooled.wrappedBuffer(future)));
+        ch.writeInbound(Unpooled.wrappedBuffer(frame(2, 1, new byte[4])));
+        assertNull(ch.readInbound());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void encoderWritesHeaderThenThePayloadBufferItself() {
+        EmbeddedChannel ch = new EmbeddedChannel(FrameEncoder.INSTANCE);
+        ByteBuf payload = Unpooled.wrappedBuffer(new byte[] {1, 2, 3});
+        FrameHeader h = FrameHeader.of(FrameType.DATA, 3, JOB, 1, 0, 2, 4, 0);
+        ch.writeOutbound(new OutboundFrame(h, payload));
+        ByteBuf header = ch.readOutbound();
+        ByteBuf body = ch.readOutbound();
+        assertEquals(FrameHeader.LENGTH, header.readableBytes());
+        assertTrue(body == payload, "the payload buffer is passed on, not copied");
+        header.release();
+        body.release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void encoderRefusesAHeaderEveryReceiverRefuses() {
+        EmbeddedChannel ch = new EmbeddedChannel(FrameEncoder.INSTANCE);
+        FrameHeader reservedTag = FrameHeader.of(FrameType.DATA, 0, JOB, 1, 0, 2, 0x8000_0000L, 0);
+        assertThrows(Exception.class, () -> ch.writeOutbound(OutboundFrame.empty(reservedTag)));
+        ch.finishAndReleaseAll();
+    }
+}
