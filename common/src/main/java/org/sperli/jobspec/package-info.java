@@ -1,0 +1,9 @@
+/**
+ * The bytes a rank is started with: the job description on standard input, the join token inside it, the host
+ * syntax both rely on, and the refused-host policy.
+ *
+ * <p>Structural checks only, with H1616 (description), H1614 (token) and H1615 (refused host). No cryptography and
+ * no clock: PEM parsing, certificate checks, token expiry and signatures belong to {@code org.sperli.identity}.
+ * Nothing here writes a description anywhere, and nothing prints its secrets.
+ */
+package org.sperli.jobspec;

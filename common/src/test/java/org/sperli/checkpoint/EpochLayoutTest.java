@@ -1,0 +1,56 @@
+package org.sperli.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.sperli.jobspec.JobSpecSamples;
+
+class EpochLayoutTest {
+    private static final String JOB_HEX = "0102030405060708090a0b0c0d0e0f10";
+    private static final EpochLayout LAYOUT = EpochLayout.of(Path.of("/ckpt"), JobSpecSamples.JOB);
+
+    @Test
+    void namesEveryFileOfAnEpoch() {
+        Path epoch = Path.of("/ckpt", JOB_HEX, "12");
+        assertEquals(Path.of("/ckpt", JOB_HEX), LAYOUT.jobDir());
+        assertEquals(epoch, LAYOUT.epochDir(12));
+        assertEquals(epoch.resolve("rank-3.ckpt"), LAYOUT.rankFile(12, 3));
+        assertEquals(epoch.resolve("rank-3.ckpt.tmp"), LAYOUT.rankFileTmp(12, 3));
+        assertEquals(epoch.resolve("rank-2.ckpt.buddy"), LAYOUT.buddyFile(12, 2));
+        assertEquals(epoch.resolve("rank-2.ckpt.buddy.tmp"), LAYOUT.buddyFileTmp(12, 2));
+        assertEquals(epoch.resolve("COMMIT"), LAYOUT.commit(12));
+        assertEquals(epoch.resolve("COMMIT.tmp"), LAYOUT.commitTmp(12));
+        assertEquals(Path.of("/ckpt", JOB_HEX, "4294967295"), LAYOUT.epochDir(0xffff_ffffL));
+    }
+
+    @Test
+    void refusesEpochsAndRanksThatAreNotPathsOfTheLayout() {
+        assertThrows(IllegalArgumentException.class, () -> LAYOUT.epochDir(0));
+        assertThrows(IllegalArgumentException.class, () -> LAYOUT.epochDir(-1));
+        assertThrows(IllegalArgumentException.class, () -> LAYOUT.epochDir(1L << 32));
+        assertThrows(IllegalArgumentException.class, () -> LAYOUT.rankFile(1, -1));
+        assertThrows(IllegalArgumentException.class, () -> LAYOUT.rankFile(1, 4096));
+    }
+
+    @Test
+    void buddyIsTheNextRankAndHoldsTheCopyOfThePrevious() {
+        assertEquals(1, EpochLayout.buddyOf(0, 4));
+        assertEquals(0, EpochLayout.buddyOf(3, 4));
+        assertEquals(3, EpochLayout.buddySourceOf(0, 4));
+        assertEquals(1, EpochLayout.buddySourceOf(2, 4));
+        assertEquals(0, EpochLayout.buddyOf(0, 1));
+        assertThrows(IllegalArgumentException.class, () -> EpochLayout.buddyOf(4, 4));
+    }
+
+    @Test
+    void parsesOnlyEpochNamesTheLayoutMakes() {
+        assertEquals(1, EpochLayout.parseEpoch("1"));
+        assertEquals(4294967295L, EpochLayout.parseEpoch("4294967295"));
+        for (String name : new String[] {"", "0", "01", "-1", "+1", "1a", "4294967296", "99999999999", "COMMIT",
+            "1.tmp", " 1"}) {
+            assertEquals(-1, EpochLayout.parseEpoch(name), name);
+        }
+    }
+}
