@@ -1,0 +1,142 @@
+package org.sperli.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sperli.ErrorCode;
+import org.sperli.Request;
+import org.sperli.SperliException;
+
+class PointToPointTest {
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+
+    @Test
+    void twoRanksExchangeMessagesInOrderPerTag() {
+        List<TestJob.Outcome<String>> out = new TestJob(2).run(LIMIT, rt -> {
+            int other = 1 - rt.rank();
+            for (int i = 0; i < 50; i++) {
+                rt.send(other, i % 3, ("m" + i).getBytes(StandardCharsets.US_ASCII));
+            }
+            StringBuilder got = new StringBuilder();
+            // Receive tag 2 first: matching is by (source, tag), in arrival order within a tag.
+            for (int tag : new int[] {2, 0, 1}) {
+                for (int i = tag; i < 50; i += 3) {
+                    got.append(new String(rt.recv(other, tag), StandardCharsets.US_ASCII)).append(',');
+                }
+            }
+            return got.toString();
+        });
+        StringBuilder expected = new StringBuilder();
+        for (int tag : new int[] {2, 0, 1}) {
+            for (int i = tag; i < 50; i += 3) {
+                expected.append("m").append(i).append(',');
+            }
+        }
+        assertEquals(expected.toString(), out.get(0).get());
+        assertEquals(expected.toString(), out.get(1).get());
+    }
+
+    @Test
+    void threeRanksPassATokenAroundARingWithEmptyMessages() {
+        List<TestJob.Outcome<Integer>> out = new TestJob(3).run(LIMIT, rt -> {
+            int next = (rt.rank() + 1) % rt.size();
+            int prev = (rt.rank() + rt.size() - 1) % rt.size();
+            int count = 0;
+            if (rt.rank() == 0) {
+                rt.send(next, 0, new byte[0]);
+            }
+            for (int lap = 0; lap < 10; lap++) {
+                count += rt.recv(prev, 0).length + 1;
+                if (rt.rank() != 0 || lap < 9) {
+                    rt.send(next, 0, new byte[0]);
+                }
+            }
+            return count;
+        });
+        for (TestJob.Outcome<Integer> o : out) {
+            assertEquals(10, o.get());
+        }
+    }
+
+    @Test
+    void eightRanksAllToAllWithNonblockingCalls() {
+        List<TestJob.Outcome<Long>> out = new TestJob(8).run(LIMIT, rt -> {
+            long sum = 0;
+            java.util.List<Request<byte[]>> recvs = new java.util.ArrayList<>();
+            for (int p = 0; p < rt.size(); p++) {
+                if (p != rt.rank()) {
+                    recvs.add(rt.irecv(p, 7));
+                }
+            }
+            for (int p = 0; p < rt.size(); p++) {
+                if (p != rt.rank()) {
+                    rt.isend(p, 7, ByteBuffer.wrap(new byte[] {(byte) rt.rank()})).await();
+                }
+            }
+            for (Request<byte[]> r : recvs) {
+                sum += r.await()[0];
+            }
+            return sum;
+        });
+        for (int r = 0; r < 8; r++) {
+            assertEquals(28 - r, out.get(r).get());
+        }
+    }
+
+    @Test
+    void sixteenMiBMessageArrivesIntact() {
+        byte[] big = new byte[16 * 1024 * 1024];
+        new Random(42).nextBytes(big);
+        List<TestJob.Outcome<byte[]>> out = new TestJob(2).run(LIMIT, rt -> {
+            if (rt.rank() == 0) {
+                rt.send(1, 1, big);
+                return rt.recv(1, 2);
+            }
+            byte[] got = rt.recv(0, 1);
+            rt.send(0, 2, got);
+            return got;
+        });
+        assertArrayEquals(big, out.get(1).get());
+        assertArrayEquals(big, out.get(0).get());
+    }
+
+    @Test
+    void refusesMessageOver16MiBAtTheCallerWithH1618() {
+        List<TestJob.Outcome<ErrorCode>> out = new TestJob(2).run(LIMIT, rt -> {
+            try {
+                rt.send(1 - rt.rank(), 0, ByteBuffer.allocate(16 * 1024 * 1024 + 1));
+                return null;
+            } catch (SperliException e) {
+                return e.code();
+            }
+        });
+        assertEquals(ErrorCode.H1618, out.get(0).get());
+        assertEquals(ErrorCode.H1618, out.get(1).get());
+    }
+
+    @Test
+    void refusesSendToSelfOutOfRangeAndReservedTagWithH1618() {
+        List<TestJob.Outcome<String>> out = new TestJob(2).run(LIMIT, rt -> {
+            StringBuilder codes = new StringBuilder();
+            for (Runnable call : List.<Runnable>of(
+                    () -> rt.send(rt.rank(), 0, new byte[1]),
+                    () -> rt.send(2, 0, new byte[1]),
+                    () -> rt.send(-1, 0, new byte[1]),
+                    () -> rt.recv(1 - rt.rank(), -1))) {
+                try {
+                    call.run();
+                } catch (SperliException e) {
+                    codes.append(e.code()).append(' ');
+                }
+            }
+            return codes.toString().trim();
+        });
+        assertEquals("H1618 H1618 H1618 H1618", out.get(0).get());
+    }
+}

@@ -1,0 +1,151 @@
+package org.sperli.runtime;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.sperli.SperliException;
+import org.sperli.crypto.CompositeSig;
+import org.sperli.identity.JobCa;
+import org.sperli.identity.JoinTokens;
+import org.sperli.identity.PeerIdentity;
+import org.sperli.identity.RankCredentials;
+import org.sperli.identity.TlsContexts;
+import org.sperli.jobspec.JoinToken;
+import org.sperli.protocol.JobId;
+import org.sperli.transport.JdkTlsEngineFactory;
+
+/**
+ * A whole job in one JVM for tests: a job CA, rank certificates, a job key, signed tokens and free loopback ports,
+ * and a runner that gives every rank its own thread and bounds every wait.
+ */
+public final class TestJob {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final CompositeSig.KeyPair JOB_KEY = CompositeSig.generate(RANDOM);
+
+    public final JobId job = JobId.random(RANDOM);
+    public final int size;
+    public final long incarnation;
+    public final long silenceMs;
+    public final JobCa ca;
+    public final List<PeerAddress> hosts = new ArrayList<>();
+    public final List<RankCredentials> credentials = new ArrayList<>();
+    public final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    public TestJob(int size) {
+        this(size, 1, 5000);
+    }
+
+    public TestJob(int size, long incarnation, long silenceMs) {
+        this.size = size;
+        this.incarnation = incarnation;
+        this.silenceMs = silenceMs;
+        Instant now = Instant.now();
+        this.ca = JobCa.create(job, now, RANDOM);
+        for (int r = 0; r < size; r++) {
+            hosts.add(new PeerAddress("127.0.0.1", freePort()));
+            credentials.add(ca.issueRankCertificate(job, r, "127.0.0.1", now));
+        }
+    }
+
+    public static CompositeSig.KeyPair jobKey() {
+        return JOB_KEY;
+    }
+
+    /** A signed token for {@code rank}, valid for an hour. */
+    public byte[] token(int rank) {
+        return JoinTokens.sign(JoinToken.unsigned(job, rank, size, incarnation,
+                System.currentTimeMillis() + 3_600_000, hosts.get(rank).host()), JOB_KEY.secretKey());
+    }
+
+    public RankConfig config(int rank) {
+        return config(rank, token(rank));
+    }
+
+    public RankConfig config(int rank, byte[] ownToken) {
+        return new RankConfig(job, size, rank, incarnation, silenceMs, hosts, ownToken,
+                (token, peer, now) -> JoinTokens.verify(token, JOB_KEY.publicKey(), job, peer, peer, size,
+                        incarnation, hosts.get(peer).host(), now),
+                new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),
+                new PeerCertificateCheck() {
+                    @Override
+                    public int rankOf(java.security.cert.X509Certificate peer) {
+                        return PeerIdentity.rankOf(peer, job, size);
+                    }
+
+                    @Override
+                    public void checkDialedHost(java.security.cert.X509Certificate server, String dialedHost) {
+                        PeerIdentity.checkSan(server, dialedHost);
+                    }
+                },
+                System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(20),
+                line -> log.add("rank " + rank + ": " + line));
+    }
+
+    /** What one rank's body gave: a value or the SperliException it ended with. */
+    public record Outcome<T>(T value, SperliException error) {
+        public T get() {
+            if (error != null) {
+                throw new AssertionError("rank failed: " + error.getMessage(), error);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * Connects every rank, runs {@code body} on each in its own thread, closes every runtime and returns the outcomes
+     * by rank. Bounded: a rank that does not finish within {@code limit} fails the test.
+     */
+    public <T> List<Outcome<T>> run(Duration limit, Function<RankRuntime, T> body) {
+        ExecutorService pool = Executors.newFixedThreadPool(size);
+        try {
+            List<Future<Outcome<T>>> futures = new ArrayList<>();
+            for (int r = 0; r < size; r++) {
+                RankConfig config = config(r);
+                futures.add(pool.submit(() -> {
+                    RankRuntime runtime;
+                    try {
+                        runtime = RankRuntime.connect(config);
+                    } catch (SperliException e) {
+                        return new Outcome<T>(null, e);
+                    }
+                    try (runtime) {
+                        return new Outcome<>(body.apply(runtime), null);
+                    } catch (SperliException e) {
+                        return new Outcome<T>(null, e);
+                    }
+                }));
+            }
+            long deadline = System.nanoTime() + limit.toNanos();
+            List<Outcome<T>> outcomes = new ArrayList<>();
+            for (Future<Outcome<T>> f : futures) {
+                outcomes.add(f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            }
+            return outcomes;
+        } catch (TimeoutException e) {
+            throw new AssertionError("a rank did not finish within " + limit + "; log: " + log, e);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
