@@ -171,13 +171,14 @@ def judge_header(raw, ctx):
     if h["incarnation"] < ctx["incarnation"]:
         return f"drop {length}"  # the tag and everything after it are not judged
     check(h["incarnation"] == ctx["incarnation"], f"incarnation={h['incarnation']} is in the future")
+    if not CKPT_BEGIN <= ftype <= RESUME:
+        check(h["epoch"] == 0, f"epoch={h['epoch']}, must be 0 for type {ftype}")
+    check(length_fits(ftype, length, ctx["size"]), f"length={length} does not fit type {ftype}")
+    # The original text: the tag checks come last, after everything else.
     if ftype == DATA:
         check(h["tag"] <= MAX_USER_TAG, f"tag={h['tag']} is reserved")
     else:
         check(h["tag"] == 0, f"tag={h['tag']}, must be 0 for type {ftype}")
-    if not CKPT_BEGIN <= ftype <= RESUME:
-        check(h["epoch"] == 0, f"epoch={h['epoch']}, must be 0 for type {ftype}")
-    check(length_fits(ftype, length, ctx["size"]), f"length={length} does not fit type {ftype}")
     return "accept"
 
 
