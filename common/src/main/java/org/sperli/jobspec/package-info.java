@@ -4,6 +4,8 @@
  *
  * <p>Structural checks only, with H1616 (description), H1614 (token) and H1615 (refused host). No cryptography and
  * no clock: PEM parsing, certificate checks, token expiry and signatures belong to {@code org.sperli.identity}.
- * Nothing here writes a description anywhere, and nothing prints its secrets.
+ * The only I/O is reading: the description from standard input and the operator's deny file in
+ * {@link org.sperli.jobspec.RefusedHostPolicy}. Nothing here writes a description anywhere, and nothing prints its
+ * secrets.
  */
 package org.sperli.jobspec;

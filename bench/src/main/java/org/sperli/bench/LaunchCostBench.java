@@ -1,0 +1,132 @@
+package org.sperli.bench;
+
+import java.io.PrintStream;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
+import org.sperli.crypto.CompositeSig;
+import org.sperli.identity.JobCa;
+import org.sperli.identity.JoinTokens;
+import org.sperli.identity.RankCredentials;
+import org.sperli.jobspec.JoinToken;
+import org.sperli.protocol.JobId;
+
+/**
+ * What the launcher's cryptography costs before a job starts: {@code scripts/bench launchcost [runs]}.
+ *
+ * <p>"Make a job" is what the launcher does per start: a job id, the job CA, the CompositeSig job key, and per rank an
+ * Ed25519 key and certificate (with its PEM texts, as they go into the description) and a signed join token. One
+ * thread, as the launcher does it today. After two seconds of warm-up (64-rank jobs), sizes 8 and 64 are made
+ * {@code runs} times (default 5) and the median is shown; 4096 once. Then join-token verification (decode, CompositeSig
+ * verify with the job public key, field checks), which each rank does once per peer, in verifications per second.
+ */
+public final class LaunchCostBench {
+    private static final int[] SIZES = {8, 64, 4096};
+    private static final int LARGE = 4096;
+    private static final int DEFAULT_RUNS = 5;
+    private static final long WARM_UP_NS = 2_000_000_000L;
+    private static final long VERIFY_WARM_UP_NS = 1_000_000_000L;
+    private static final long VERIFY_MEASURE_NS = 3_000_000_000L;
+    private static final long TOKEN_LIFETIME_MS = 3_600_000L;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Milliseconds spent on each part of making one job. */
+    private record Cost(double setupMs, double certificatesMs, double tokensMs) {
+        double totalMs() {
+            return setupMs + certificatesMs + tokensMs;
+        }
+    }
+
+    private LaunchCostBench() {
+    }
+
+    public static void main(String[] args) {
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_RUNS;
+        run(System.out, runs);
+    }
+
+    static void run(PrintStream out, int runs) {
+        long started = System.nanoTime();
+        out.printf(Locale.ROOT, "LaunchCostBench  java.version=%s  vm=%s  cpus=%d  one thread%n",
+                System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                Runtime.getRuntime().availableProcessors());
+        long warmUpEnd = System.nanoTime() + WARM_UP_NS;
+        while (System.nanoTime() < warmUpEnd) {
+            makeJob(64);
+        }
+        out.printf(Locale.ROOT, "%6s %5s %11s %11s %11s %11s %12s%n", "ranks", "runs", "setup ms", "certs ms",
+                "tokens ms", "total ms", "ms per rank");
+        for (int size : SIZES) {
+            int n = size >= LARGE ? 1 : runs;
+            Cost[] costs = new Cost[n];
+            for (int i = 0; i < n; i++) {
+                costs[i] = makeJob(size);
+            }
+            Arrays.sort(costs, (a, b) -> Double.compare(a.totalMs(), b.totalMs()));
+            Cost median = costs[n / 2];
+            out.printf(Locale.ROOT, "%6d %5d %11.1f %11.1f %11.1f %11.1f %12.3f%n", size, n, median.setupMs(),
+                    median.certificatesMs(), median.tokensMs(), median.totalMs(), median.totalMs() / size);
+        }
+        double perSecond = tokenVerificationsPerSecond();
+        out.printf(Locale.ROOT, "token verifications per second: %.0f (%.3f ms each)%n", perSecond,
+                1000.0 / perSecond);
+        out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Makes the keys, certificates and tokens of a job of {@code size} ranks on hosts node<r>.example. */
+    private static Cost makeJob(int size) {
+        long t0 = System.nanoTime();
+        JobId job = JobId.random(RANDOM);
+        Instant now = Instant.now();
+        JobCa ca = JobCa.create(job, now, RANDOM);
+        CompositeSig.KeyPair jobKey = CompositeSig.generate(RANDOM);
+        String caPem = ca.certificatePem();
+        long t1 = System.nanoTime();
+        long pemChars = caPem.length();
+        for (int r = 0; r < size; r++) {
+            RankCredentials credentials = ca.issueRankCertificate(job, r, host(r), now);
+            pemChars += credentials.certificatePem().length() + credentials.privateKeyPem().length();
+        }
+        long t2 = System.nanoTime();
+        byte[] secretKey = jobKey.secretKey();
+        long tokenBytes = 0;
+        long expiryMs = now.toEpochMilli() + TOKEN_LIFETIME_MS;
+        for (int r = 0; r < size; r++) {
+            tokenBytes += JoinTokens.sign(JoinToken.unsigned(job, r, size, 1, expiryMs, host(r)), secretKey).length;
+        }
+        long t3 = System.nanoTime();
+        Arrays.fill(secretKey, (byte) 0);
+        if (pemChars <= 0 || tokenBytes <= 0) {
+            throw new IllegalStateException("nothing was made");
+        }
+        return new Cost((t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
+    }
+
+    private static double tokenVerificationsPerSecond() {
+        JobId job = JobId.random(RANDOM);
+        CompositeSig.KeyPair jobKey = CompositeSig.generate(RANDOM);
+        long nowMs = System.currentTimeMillis();
+        byte[] token = JoinTokens.sign(JoinToken.unsigned(job, 3, 64, 1, nowMs + TOKEN_LIFETIME_MS, host(3)),
+                jobKey.secretKey());
+        byte[] publicKey = jobKey.publicKey();
+        long warmUpEnd = System.nanoTime() + VERIFY_WARM_UP_NS;
+        while (System.nanoTime() < warmUpEnd) {
+            JoinTokens.verify(token, publicKey, job, 3, 3, 64, 1, host(3), nowMs);
+        }
+        long count = 0;
+        long start = System.nanoTime();
+        long end = start + VERIFY_MEASURE_NS;
+        long now;
+        do {
+            JoinTokens.verify(token, publicKey, job, 3, 3, 64, 1, host(3), nowMs);
+            count++;
+            now = System.nanoTime();
+        } while (now < end);
+        return count / ((now - start) / 1e9);
+    }
+
+    private static String host(int rank) {
+        return "node" + rank + ".example";
+    }
+}

@@ -1,0 +1,131 @@
+package org.sperli.crypto;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Date;
+import org.bouncycastle.asn1.DERUTF8String;
+import org.bouncycastle.asn1.x500.RDN;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * Builds the Ed25519 certificates of a job: the self-signed job CA and the rank certificates it signs.
+ *
+ * <p>Bouncy Castle lays out the DER and makes the Ed25519 signature (deterministic by RFC 8032, and several times
+ * faster than the JDK 17 provider, which matters at 4096 ranks per launch); the result is parsed back by the JDK's
+ * certificate factory, so the certificates are exactly what the JDK's TLS stack will see. Keys come and go as JDK keys.
+ * Subjects are a single CN; the caller decides the names and the validity.
+ */
+public final class CertificateBuilder {
+    /** How the rank's host goes into the subject alternative name. */
+    public enum HostKind {
+        /** A DNS name: SAN dNSName. */
+        DNS_NAME,
+        /** A dotted IPv4 address: SAN iPAddress, never a dNSName. */
+        IP_ADDRESS
+    }
+
+    private static final String SIGNATURE_ALGORITHM = "Ed25519";
+    /** Serial numbers: 128 random bits, positive (RFC 5280 allows up to 20 octets). */
+    private static final int SERIAL_BITS = 128;
+
+    private CertificateBuilder() {
+    }
+
+    /**
+     * A self-signed CA certificate for {@code key}: basicConstraints CA with path length 0 (it signs rank certificates
+     * only) and keyUsage keyCertSign, both critical.
+     */
+    public static X509Certificate selfSignedCa(String commonName, PublicKey publicKey, PrivateKey privateKey,
+                                               Instant notBefore, Instant notAfter, SecureRandom random) {
+        X500Name name = singleCommonName(commonName);
+        try {
+            JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial(random),
+                    Date.from(notBefore), Date.from(notAfter), name, publicKey)
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign))
+                    .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(publicKey));
+            return sign(builder, privateKey);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("CA certificate not built: " + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * A leaf certificate signed by {@code issuer}: subject a single CN, one SAN entry for {@code host}, keyUsage
+     * digitalSignature (critical), extendedKeyUsage serverAuth and clientAuth, basicConstraints not a CA (critical).
+     */
+    public static X509Certificate leaf(X509Certificate issuer, PrivateKey issuerKey, String commonName,
+                                       PublicKey subjectKey, String host, HostKind hostKind,
+                                       Instant notBefore, Instant notAfter, SecureRandom random) {
+        GeneralName san = new GeneralName(hostKind == HostKind.IP_ADDRESS ? GeneralName.iPAddress : GeneralName.dNSName,
+                host);
+        try {
+            JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer, serial(random),
+                    Date.from(notBefore), Date.from(notAfter), singleCommonName(commonName), subjectKey)
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
+                            new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
+                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(san))
+                    .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(subjectKey))
+                    // Key identifier only, hashed from the issuer's key as its SKI was: no parse of the CA per leaf.
+                    .addExtension(Extension.authorityKeyIdentifier, false,
+                            utils.createAuthorityKeyIdentifier(issuer.getPublicKey()));
+            return sign(builder, issuerKey);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("rank certificate not built: " + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signingKey)
+            throws IOException, GeneralSecurityException {
+        ContentSigner signer;
+        try {
+            signer = new JcaContentSignerBuilder(SIGNATURE_ALGORITHM).setProvider(BouncyCastle.PROVIDER)
+                    .build(signingKey);
+        } catch (OperatorCreationException e) {
+            throw new GeneralSecurityException("no Ed25519 signer for this key", e);
+        }
+        X509CertificateHolder holder = builder.build(signer);
+        return (X509Certificate) CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(holder.getEncoded()));
+    }
+
+    private static X500Name singleCommonName(String commonName) {
+        return new X500Name(new RDN[] {new RDN(BCStyle.CN, new DERUTF8String(commonName))});
+    }
+
+    private static BigInteger serial(SecureRandom random) {
+        // A zero serial is not allowed; 2^-128 odds, but the loop costs nothing.
+        BigInteger serial;
+        do {
+            serial = new BigInteger(SERIAL_BITS, random);
+        } while (serial.signum() == 0);
+        return serial;
+    }
+}

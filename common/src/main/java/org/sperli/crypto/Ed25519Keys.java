@@ -1,0 +1,56 @@
+package org.sperli.crypto;
+
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.SecureRandom;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Arrays;
+import java.util.HexFormat;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+
+/**
+ * Fresh Ed25519 key pairs as JDK keys, for the job CA and the rank certificates.
+ *
+ * <p>The key is generated with Bouncy Castle (an RFC 8032 private key is 32 random bytes; Bouncy Castle derives the
+ * public key about five times faster than the JDK 17 provider, which matters at 4096 ranks per launch) and handed out
+ * as JDK {@code EdDSA} keys, parsed from their standard encodings, so that the JDK's TLS stack uses them as its own.
+ */
+public final class Ed25519Keys {
+    /** PKCS#8 v1 (RFC 8410) of an Ed25519 private key, up to the 32 key bytes. */
+    private static final byte[] PKCS8_PREFIX = HexFormat.of().parseHex("302e020100300506032b657004220420");
+    /** SubjectPublicKeyInfo (RFC 8410) of an Ed25519 public key, up to the 32 key bytes. */
+    private static final byte[] SPKI_PREFIX = HexFormat.of().parseHex("302a300506032b6570032100");
+    private static final int KEY_LENGTH = 32;
+    private static final String ED25519 = "Ed25519";
+
+    private Ed25519Keys() {
+    }
+
+    /** A new Ed25519 key pair from {@code random}, as JDK keys. */
+    public static KeyPair generate(SecureRandom random) {
+        Ed25519PrivateKeyParameters key = new Ed25519PrivateKeyParameters(random);
+        byte[] pkcs8 = withKey(PKCS8_PREFIX, key.getEncoded());
+        byte[] spki = withKey(SPKI_PREFIX, key.generatePublicKey().getEncoded());
+        try {
+            KeyFactory factory = KeyFactory.getInstance(ED25519);
+            return new KeyPair(factory.generatePublic(new X509EncodedKeySpec(spki)),
+                    factory.generatePrivate(new PKCS8EncodedKeySpec(pkcs8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK does not read an RFC 8410 Ed25519 key", e);
+        } finally {
+            Arrays.fill(pkcs8, (byte) 0);
+        }
+    }
+
+    private static byte[] withKey(byte[] prefix, byte[] key) {
+        if (key.length != KEY_LENGTH) {
+            throw new IllegalStateException("Ed25519 key of " + key.length + " bytes, expected " + KEY_LENGTH);
+        }
+        byte[] out = Arrays.copyOf(prefix, prefix.length + KEY_LENGTH);
+        System.arraycopy(key, 0, out, prefix.length, KEY_LENGTH);
+        Arrays.fill(key, (byte) 0);
+        return out;
+    }
+}

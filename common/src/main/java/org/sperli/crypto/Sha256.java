@@ -1,0 +1,53 @@
+package org.sperli.crypto;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * SHA-256 of byte arrays and buffers, without copying the input: checkpoint files and their payloads are hashed as
+ * slices where they lie. Every call uses its own digest, so this is safe from any thread.
+ */
+public final class Sha256 {
+    /** Bytes of a SHA-256 hash. */
+    public static final int LENGTH = 32;
+
+    private Sha256() {
+    }
+
+    /** A fresh digest, for hashing input that arrives in pieces. */
+    public static MessageDigest newDigest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    /** SHA-256 of the whole array. */
+    public static byte[] of(byte[] data) {
+        return newDigest().digest(data);
+    }
+
+    /** SHA-256 of {@code length} bytes of {@code data} from {@code offset}. */
+    public static byte[] of(byte[] data, int offset, int length) {
+        MessageDigest digest = newDigest();
+        digest.update(data, offset, length);
+        return digest.digest();
+    }
+
+    /**
+     * SHA-256 of the bytes from the buffer's position to its limit. The buffer's position is not moved: the digest
+     * reads a duplicate, which shares the bytes and copies nothing.
+     */
+    public static byte[] of(ByteBuffer data) {
+        MessageDigest digest = newDigest();
+        digest.update(data.duplicate());
+        return digest.digest();
+    }
+
+    /** Whether two hashes are equal, in time that does not depend on where they differ. */
+    public static boolean equal(byte[] a, byte[] b) {
+        return MessageDigest.isEqual(a, b);
+    }
+}

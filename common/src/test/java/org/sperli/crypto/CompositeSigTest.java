@@ -1,0 +1,118 @@
+package org.sperli.crypto;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Sign, verify and raw keys of {@link CompositeSig} with fresh keys. */
+class CompositeSigTest {
+    private static final byte[] MESSAGE = "join token signed part".getBytes(StandardCharsets.US_ASCII);
+
+    private static CompositeSig.KeyPair pair;
+
+    @BeforeAll
+    static void generate() {
+        pair = CompositeSig.generate(new SecureRandom());
+    }
+
+    @Test
+    void contextsAreTheSpecStrings() {
+        assertEquals("SPERLI-JOIN-1", new String(CompositeSig.CONTEXT_JOIN, StandardCharsets.US_ASCII));
+        assertEquals("SPERLI-COMMIT-1", new String(CompositeSig.CONTEXT_COMMIT, StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void generatedKeysHaveTheRawLengths() {
+        assertEquals(1344, pair.publicKey().length);
+        assertEquals(64, pair.secretKey().length);
+    }
+
+    @Test
+    void signatureIs2484BytesAndVerifiesUnderItsContext() {
+        byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_JOIN);
+        assertEquals(2484, signature.length);
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_JOIN));
+    }
+
+    @Test
+    void joinSignatureFailsUnderCommitContext() {
+        byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_JOIN);
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_COMMIT));
+    }
+
+    @Test
+    void signatureFailsUnderAnotherKey() {
+        CompositeSig.KeyPair other = CompositeSig.generate(new SecureRandom());
+        byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_JOIN);
+        assertFalse(CompositeSig.verify(other.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_JOIN));
+    }
+
+    @Test
+    void rawSecretKeyRoundTripsToItsRawPublicKey() {
+        byte[] secret = pair.secretKey();
+        assertArrayEquals(pair.publicKey(), CompositeSig.publicKeyOf(secret));
+        // A key pair rebuilt from the raw bytes signs what the original public key verifies.
+        CompositeSig.KeyPair rebuilt = new CompositeSig.KeyPair(CompositeSig.publicKeyOf(secret), secret);
+        byte[] signature = CompositeSig.sign(rebuilt.secretKey(), MESSAGE, CompositeSig.CONTEXT_COMMIT);
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_COMMIT));
+    }
+
+    @Test
+    void contextAbove255BytesIsRefusedBySignAndFalseForVerify() {
+        byte[] ctx256 = new byte[256];
+        assertThrows(IllegalArgumentException.class, () -> CompositeSig.sign(pair.secretKey(), MESSAGE, ctx256));
+        byte[] ctx255 = new byte[255];
+        byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, ctx255);
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, ctx255));
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, ctx256));
+    }
+
+    @Test
+    void badInputToVerifyIsFalseNeverAnException() {
+        byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_JOIN);
+        byte[] ctx = CompositeSig.CONTEXT_JOIN;
+        assertFalse(CompositeSig.verify(null, MESSAGE, signature, ctx));
+        assertFalse(CompositeSig.verify(pair.publicKey(), null, signature, ctx));
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, null, ctx));
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, null));
+        assertFalse(CompositeSig.verify(Arrays.copyOf(pair.publicKey(), 1343), MESSAGE, signature, ctx));
+        assertFalse(CompositeSig.verify(Arrays.copyOf(pair.publicKey(), 1345), MESSAGE, signature, ctx));
+        byte[] junkKey = new byte[1344];
+        Arrays.fill(junkKey, (byte) 0xff);
+        assertFalse(CompositeSig.verify(junkKey, MESSAGE, signature, ctx));
+        byte[] junkSignature = new byte[2484];
+        Arrays.fill(junkSignature, (byte) 0xff);
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, junkSignature, ctx));
+    }
+
+    @Test
+    void secretKeyOfWrongLengthIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> CompositeSig.sign(new byte[63], MESSAGE, new byte[0]));
+        assertThrows(IllegalArgumentException.class, () -> CompositeSig.publicKeyOf(new byte[65]));
+    }
+
+    @Test
+    void keyPairToStringNeverShowsTheSecretKey() {
+        String text = pair.toString();
+        String hex = HexFormat.of().formatHex(pair.secretKey());
+        assertFalse(text.contains(hex.substring(0, 16)), text);
+        assertTrue(text.contains("redacted"), text);
+    }
+
+    @Test
+    void keyPairCannotBeChangedThroughItsArrays() {
+        byte[] secret = pair.secretKey();
+        secret[0] ^= 1;
+        assertNotEquals(secret[0], pair.secretKey()[0]);
+    }
+}
