@@ -1,0 +1,49 @@
+package org.sperli.runtime;
+
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.function.Consumer;
+import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
+import org.sperli.identity.JoinTokens;
+import org.sperli.identity.PeerIdentity;
+import org.sperli.identity.TlsContexts;
+import org.sperli.jobspec.JobDescription;
+import org.sperli.protocol.JobId;
+import org.sperli.transport.JdkTlsEngineFactory;
+
+/** Builds a rank's {@link RankConfig} from its validated job description, with the v1 timers. */
+public final class RankConfigs {
+    private RankConfigs() {
+    }
+
+    public static RankConfig fromDescription(ValidatedDescription validated, Consumer<String> log) {
+        JobDescription d = validated.description();
+        JobId job = d.jobId();
+        int size = d.size();
+        long incarnation = d.incarnation();
+        List<PeerAddress> hosts = d.hosts().stream().map(h -> new PeerAddress(h.host(), h.port())).toList();
+        byte[] jobPublicKey = d.jobPublicKey();
+        return new RankConfig(job, size, d.rank(), incarnation, d.silenceMs(), hosts, d.token(),
+                (token, peer, now) -> JoinTokens.verify(token, jobPublicKey, job, peer, peer, size, incarnation,
+                        hosts.get(peer).host(), now),
+                new JdkTlsEngineFactory(TlsContexts.create(job, size, validated.jobCa(), validated.credentials())),
+                certificateCheck(job, size),
+                System::currentTimeMillis, RankConfig.CONNECT_RETRY, RankConfig.HANDSHAKE_TIMEOUT,
+                RankConfig.SETUP_TIMEOUT, log);
+    }
+
+    /** The post-handshake identity checks of {@link PeerIdentity} for this job. */
+    public static PeerCertificateCheck certificateCheck(JobId job, int size) {
+        return new PeerCertificateCheck() {
+            @Override
+            public int rankOf(X509Certificate peer) {
+                return PeerIdentity.rankOf(peer, job, size);
+            }
+
+            @Override
+            public void checkDialedHost(X509Certificate server, String dialedHost) {
+                PeerIdentity.checkSan(server, dialedHost);
+            }
+        };
+    }
+}
