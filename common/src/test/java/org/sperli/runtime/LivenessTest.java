@@ -1,0 +1,108 @@
+package org.sperli.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.identity.TlsContexts;
+import org.sperli.protocol.FrameHeader;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.Heartbeat;
+
+/** Heartbeats, ABORT and BYE as seen by a real rank 1 and a hand-driven rank 0. */
+class LivenessTest {
+
+    private static CompletableFuture<TestJob.Outcome<String>> rank1(TestJob job) {
+        RankConfig config = job.config(1);
+        return CompletableFuture.supplyAsync(() -> {
+            try (RankRuntime rt = RankRuntime.connect(config)) {
+                return new TestJob.Outcome<>(new String(rt.recv(0, 5), StandardCharsets.UTF_8), null);
+            } catch (SperliException e) {
+                return new TestJob.Outcome<String>(null, e);
+            }
+        });
+    }
+
+    private static RoguePeer rogue(TestJob job) throws Exception {
+        RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+                job.credentials.get(0)), job.hosts.get(1).port());
+        rogue.sendHello(job, 0, 1, job.token(0));
+        assertNotNull(rogue.readUntil(FrameType.HELLO));
+        return rogue;
+    }
+
+    private static void send(RoguePeer rogue, TestJob job, FrameType type, byte[] payload) throws Exception {
+        rogue.send(FrameHeader.of(type, payload.length, job.job, 0, 1, job.incarnation, 0, 0), payload);
+    }
+
+    @Test
+    void idleConnectionCarriesHeartbeatsWithACounterFromOne() throws Exception {
+        TestJob job = new TestJob(2);
+        var rank = rank1(job);
+        try (RoguePeer rogue = rogue(job)) {
+            long start = System.nanoTime();
+            long expected = 1;
+            while (expected <= 2) {
+                byte[] h = new byte[FrameHeader.LENGTH];
+                rogue.in.readFully(h);
+                FrameHeader header = FrameHeader.read(ByteBuffer.wrap(h), 0);
+                byte[] payload = rogue.in.readNBytes((int) header.length());
+                assertEquals(FrameType.HEARTBEAT, header.frameType());
+                assertEquals(expected++, Heartbeat.read(ByteBuffer.wrap(payload)).counter());
+                // keep the rank from taking us as lost while we watch
+                send(rogue, job, FrameType.HEARTBEAT, new Heartbeat(expected).toBytes());
+            }
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms >= 1500 && ms < 4000, "two heartbeats after " + ms + " ms");
+            byte[] hi = "hi".getBytes(StandardCharsets.UTF_8);
+            rogue.send(FrameHeader.of(FrameType.DATA, hi.length, job.job, 0, 1, job.incarnation, 5, 0), hi);
+            assertEquals("hi", rank.get(30, TimeUnit.SECONDS).get());
+        }
+    }
+
+    @Test
+    void abortFromAPeerFailsBlockedCallsWithH1612() throws Exception {
+        TestJob job = new TestJob(2);
+        var rank = rank1(job);
+        try (RoguePeer rogue = rogue(job)) {
+            send(rogue, job, FrameType.ABORT, Abort.of(Abort.Reason.PROGRAM_FAILED, null, "boom").toBytes());
+            TestJob.Outcome<String> o = rank.get(30, TimeUnit.SECONDS);
+            assertEquals(ErrorCode.H1612, o.error().code());
+            assertTrue(o.error().reason().contains("boom"), o.error().reason());
+            // The receiver of ABORT forwards nothing: the next thing on the connection is its close.
+            assertEquals(null, rogue.readUntilAbortHeader());
+        }
+    }
+
+    @Test
+    void byeEndsAWaitOnThatPeerWithH1613() throws Exception {
+        TestJob job = new TestJob(2);
+        var rank = rank1(job);
+        try (RoguePeer rogue = rogue(job)) {
+            send(rogue, job, FrameType.BYE, new byte[0]);
+            TestJob.Outcome<String> o = rank.get(30, TimeUnit.SECONDS);
+            assertEquals(ErrorCode.H1613, o.error().code());
+            assertTrue(o.error().reason().contains("left"), o.error().reason());
+        }
+    }
+
+    @Test
+    void messagesSentBeforeByeAreStillDelivered() throws Exception {
+        TestJob job = new TestJob(2);
+        var rank = rank1(job);
+        try (RoguePeer rogue = rogue(job)) {
+            byte[] last = "last words".getBytes(StandardCharsets.UTF_8);
+            rogue.send(FrameHeader.of(FrameType.DATA, last.length, job.job, 0, 1, job.incarnation, 5, 0), last);
+            send(rogue, job, FrameType.BYE, new byte[0]);
+            assertEquals("last words", rank.get(30, TimeUnit.SECONDS).get());
+        }
+    }
+}
