@@ -1,0 +1,68 @@
+package org.sperli.rankd;
+
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+
+/**
+ * The exit statuses of a rank process (tables section 10, "Ranks and the launcher"). The launcher judges ranks by
+ * these numbers alone, so every implementation of a rank must use them; this class is the one place rankd decides
+ * them.
+ *
+ * <pre>
+ * 0  the program completed (BYE sent)
+ * 1  internal error: a bug in rankd, not in the job or its peers (not in the tables; printed with a stack trace)
+ * 2  description or jar refused (H1615, H1616), or a command line rankd cannot use
+ * 3  the program failed (ABORT reason 7 sent), an uncaught H1618 included
+ * 4  aborted by a peer (H1612)
+ * 5  a peer was lost (H1613)
+ * 6  a frame, handshake or HELLO refused (H1610, H1611, H1614)
+ * 7  checkpoint or resume failed (H1617, H1619-H1624)
+ * 8  stopped by the operator (SIGTERM or Ctrl-C; ABORT reason 8 sent)
+ * </pre>
+ */
+public final class ExitCodes {
+    public static final int COMPLETED = 0;
+    public static final int INTERNAL_ERROR = 1;
+    public static final int REFUSED = 2;
+    public static final int PROGRAM_FAILED = 3;
+    public static final int ABORTED_BY_PEER = 4;
+    public static final int PEER_LOST = 5;
+    public static final int PROTOCOL_REFUSED = 6;
+    public static final int CHECKPOINT_FAILED = 7;
+    public static final int OPERATOR_STOP = 8;
+
+    private ExitCodes() {
+    }
+
+    /**
+     * The status of a rank whose job ended with {@code code}, whether the runtime raised it or the program let it
+     * escape. H1618 is a call the program made with a bad argument; left uncaught, it is the program's failure (3).
+     * H1617 comes from collectives today and from the checkpoint path later; both end in 7 until the checkpoint
+     * driver exists to tell them apart.
+     */
+    public static int forCode(ErrorCode code) {
+        return switch (code) {
+            case H1610, H1611, H1614 -> PROTOCOL_REFUSED;
+            case H1612 -> ABORTED_BY_PEER;
+            case H1613 -> PEER_LOST;
+            case H1615, H1616 -> REFUSED;
+            case H1618 -> PROGRAM_FAILED;
+            case H1617, H1619, H1620, H1621, H1622, H1623, H1624 -> CHECKPOINT_FAILED;
+        };
+    }
+
+    /**
+     * The status of a rank whose program let {@code thrown} escape while the job itself had not failed (the runtime
+     * held no failure, so this rank sent ABORT reason 7). Any throwable that is not a SperliException is the
+     * program's failure. A SperliException keeps the status of its code, so that an H1613 from a peer that left
+     * with BYE during a wait still reads "a peer was lost"; but H1615 and H1616 mean a refused start, which a
+     * running program cannot be, so those are the program's failure too.
+     */
+    public static int forProgramThrowable(Throwable thrown) {
+        if (!(thrown instanceof SperliException e)) {
+            return PROGRAM_FAILED;
+        }
+        int status = forCode(e.code());
+        return status == REFUSED ? PROGRAM_FAILED : status;
+    }
+}

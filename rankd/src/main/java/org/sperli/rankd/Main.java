@@ -1,0 +1,21 @@
+package org.sperli.rankd;
+
+/**
+ * {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] JAR [job args...]}: one rank of a SPERLI job. The
+ * launcher starts it and writes the rank's job description, one line of hex digits, to its standard input. Exit
+ * statuses are those of {@link ExitCodes}; the last line on standard error starts with the H code when there is one.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Rankd rankd = Rankd.forThisProcess();
+        int status = rankd.run(args);
+        if (status < 0) {
+            // The operator's stop ended the rank and halts the process; exiting here would only wait for it.
+            return;
+        }
+        rankd.exit(status);
+    }
+}

@@ -1,0 +1,61 @@
+package org.sperli.rankd;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.sperli.crypto.OwnerOnlyDirectory;
+import org.sperli.jobspec.JobDescription;
+
+/**
+ * The three PEM texts of a rank's description in a fresh directory only its user can enter (0700, files 0600), for
+ * as long as the rank makes its connections. The main thread removes it once connected or failed, and the operator's
+ * stop removes it too, so removal is idempotent and safe from two threads. A SIGKILL leaves it behind: nothing
+ * in the process runs then.
+ */
+final class PemDirectory implements AutoCloseable {
+    static final String PREFIX = "sperli-rankd-";
+    static final String CA_CERTIFICATE = "job-ca.pem";
+    static final String RANK_CERTIFICATE = "rank.pem";
+    static final String RANK_KEY = "rank-key.pem";
+
+    private final OwnerOnlyDirectory directory;
+
+    private PemDirectory(OwnerOnlyDirectory directory) {
+        this.directory = directory;
+    }
+
+    /** Creates the directory in {@code java.io.tmpdir} and writes the PEM texts of {@code description}. */
+    static PemDirectory write(JobDescription description) throws IOException {
+        OwnerOnlyDirectory directory = OwnerOnlyDirectory.create(PREFIX);
+        try {
+            writeAscii(directory, CA_CERTIFICATE, description.caCertPem());
+            writeAscii(directory, RANK_CERTIFICATE, description.rankCertPem());
+            writeAscii(directory, RANK_KEY, description.rankKeyPem());
+            return new PemDirectory(directory);
+        } catch (IOException | RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+    }
+
+    Path path() {
+        return directory.path();
+    }
+
+    /** Removes the directory and its files; later calls do nothing. */
+    @Override
+    public synchronized void close() throws IOException {
+        directory.close();
+    }
+
+    private static void writeAscii(OwnerOnlyDirectory directory, String name, String pem) throws IOException {
+        // The description checked that every PEM is ASCII; this copy of the key is wiped once written.
+        byte[] bytes = pem.getBytes(StandardCharsets.US_ASCII);
+        try {
+            directory.write(name, bytes);
+        } finally {
+            Arrays.fill(bytes, (byte) 0);
+        }
+    }
+}

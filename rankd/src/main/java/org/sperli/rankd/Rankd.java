@@ -1,0 +1,312 @@
+package org.sperli.rankd;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.SperliJob;
+import org.sperli.identity.JobDescriptionValidator;
+import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
+import org.sperli.jobspec.JobDescription;
+import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.rankd.job.JobJar;
+import org.sperli.rankd.job.ProgramFailure;
+import org.sperli.runtime.RankConfigs;
+import org.sperli.runtime.RankRuntime;
+
+/**
+ * One rank's life, in this order: the command line; one line from standard input, parsed and validated (H1616,
+ * then H1615 for refused hosts); the jar's SHA-256 and job class (H1616); the PEM texts into an owner-only directory
+ * that is removed as soon as the connections are made or failed; the mesh; the job's constructor and {@code run};
+ * BYE. Each step that fails ends the life with the status {@link ExitCodes} gives it and one last line on standard
+ * error, starting with the H code when there is one. Refusals never print a stack trace (only with
+ * {@code SPERLI_DEBUG=1}); the description, keys and tokens are never printed at all.
+ *
+ * <p>The operator's stop (SIGTERM, Ctrl-C) runs {@link #stopByOperator} on a shutdown hook: the first of it and the
+ * main thread to reach the end decides the status and says the last line ({@link #finish}); the other says nothing.
+ */
+public final class Rankd {
+    /** Reasons 7 and 8 send code 0 (tables section 2), which {@link RankRuntime#abort} writes for a null code. */
+    static final ErrorCode PROGRAM_OR_OPERATOR_ABORT_CODE = null;
+
+    private final InputStream stdin;
+    private final PrintStream stdout;
+    private final Report report;
+    private final Map<String, String> env;
+    private final LongSupplier wallClockMs;
+    private final boolean mayHalt;
+
+    private final Object endLock = new Object();
+    private boolean ended;
+    private int endStatus;
+    private volatile boolean exiting;
+    private volatile RankRuntime runtime;
+    private volatile PemDirectory pems;
+    private volatile int rank = -1;
+    /** The runtime's log line of this rank's own ABORT, which the last line says better; not echoed. */
+    private volatile String ownAbortEcho;
+
+    Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env,
+          LongSupplier wallClockMs, boolean mayHalt) {
+        this.stdin = stdin;
+        this.stdout = stdout;
+        this.env = Map.copyOf(env);
+        this.report = new Report(stderr, "1".equals(env.get(Report.DEBUG_VARIABLE)));
+        this.wallClockMs = wallClockMs;
+        this.mayHalt = mayHalt;
+    }
+
+    /** The rankd of this process, its operator's stop installed as a shutdown hook. */
+    static Rankd forThisProcess() {
+        Rankd rankd = new Rankd(System.in, System.out, System.err, System.getenv(), System::currentTimeMillis, true);
+        Runtime.getRuntime().addShutdownHook(new Thread(rankd::stopByOperator, "sperli-rankd-stop"));
+        return rankd;
+    }
+
+    /**
+     * Runs the rank's whole life and returns its exit status, the last line already printed. Returns -1 when the
+     * operator's stop ended the life first; the stop then ends the process itself.
+     */
+    int run(String[] args) {
+        Outcome outcome;
+        try {
+            outcome = live(args);
+        } catch (RuntimeException | Error e) {
+            outcome = new Outcome(ExitCodes.INTERNAL_ERROR, "internal error in sperli-rankd: " + Report.summary(e), e,
+                    true);
+        } finally {
+            removePems();
+        }
+        return finish(outcome) ? outcome.status() : -1;
+    }
+
+    /** Flushes the streams and exits with {@code status}; the shutdown hook then knows this exit is no stop. */
+    void exit(int status) {
+        stdout.flush();
+        report.flush();
+        exiting = true;
+        System.exit(status);
+    }
+
+    private Outcome live(String[] args) {
+        RankdArguments arguments;
+        try {
+            arguments = RankdArguments.parse(args);
+        } catch (IllegalArgumentException e) {
+            report.note(RankdArguments.USAGE);
+            return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " command line refused: "
+                    + RankdArguments.printable(e.getMessage()), e);
+        }
+        if (arguments.help()) {
+            stdout.println(RankdArguments.USAGE);
+            return Outcome.completed();
+        }
+        JobDescription description;
+        try {
+            description = JobDescription.parse(new BufferedInputStream(stdin));
+        } catch (SperliException e) {
+            return refused(e);
+        } catch (IOException e) {
+            return refused(new SperliException(ErrorCode.H1616, "standard input cannot be read: " + e.getMessage()));
+        }
+        try {
+            return validated(arguments, description);
+        } finally {
+            description.destroySecrets();
+        }
+    }
+
+    private Outcome validated(RankdArguments arguments, JobDescription description) {
+        RefusedHostPolicy policy;
+        try {
+            policy = RefusedHostPolicy.fromEnvironment(env, arguments.denyFileOrNull(),
+                    warning -> report.note("warning: " + warning));
+        } catch (UncheckedIOException e) {
+            // A deny file that exists but cannot be read: refusing nothing the operator meant to refuse fails open.
+            return refused(new SperliException(ErrorCode.H1615, e.getMessage(), e));
+        }
+        ValidatedDescription validated;
+        try {
+            validated = JobDescriptionValidator.validate(description, policy, wallClockMs.getAsLong());
+        } catch (SperliException e) {
+            return refused(e);
+        }
+        rank = description.rank();
+        JobJar jar;
+        try {
+            jar = JobJar.open(arguments.jar(), arguments.jarSha256OrNull());
+        } catch (SperliException e) {
+            // The reason names the jar; "job description refused" would mislead.
+            return Outcome.of(ExitCodes.REFUSED, e.code().name() + " " + e.reason(), e);
+        }
+        try (jar) {
+            return joined(validated, jar, arguments.jobArgs());
+        }
+    }
+
+    private Outcome joined(ValidatedDescription validated, JobJar jar, List<String> jobArgs) {
+        RankRuntime connected;
+        try {
+            pems = PemDirectory.write(validated.description());
+            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, this::runtimeLog));
+        } catch (SperliException e) {
+            return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
+        } catch (IOException | UnsupportedOperationException e) {
+            return refused(new SperliException(ErrorCode.H1616, "the PEM texts cannot be kept in an owner-only"
+                    + " directory: " + e.getMessage(), e));
+        } finally {
+            removePems();
+        }
+        runtime = connected;
+        Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
+        return ended(connected, thrown);
+    }
+
+    /** Runs the job's constructor and {@code run} with the job's loader as context loader; returns what it threw. */
+    private static Throwable runJob(JobJar jar, RankRuntime comm, String[] args) {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(jar.loader());
+        try {
+            SperliJob job = jar.instantiate();
+            job.run(comm, args);
+            return null;
+        } catch (ProgramFailure e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (Throwable e) {
+            // Whatever the program throws, Errors included, is its failure: the job must end, never hang.
+            return e;
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /**
+     * After the program: ABORT when it threw while the job was still whole (reason 7, or reason 1 for an H1613 the
+     * program did not catch), then close (BYE when nothing failed), then the status. The runtime's failure decides
+     * it unless that failure is this rank's own ABORT.
+     */
+    private Outcome ended(RankRuntime runtime, Throwable thrown) {
+        if (stopping()) {
+            // The operator's stop owns the runtime now (its ABORT may still be on the way) and ends the process.
+            return Outcome.of(ExitCodes.OPERATOR_STOP, null, null);
+        }
+        if (thrown != null && runtime.failure() == null) {
+            String message = "rank " + rank + " program failed: " + Report.summary(thrown);
+            if (thrown instanceof SperliException e && e.code() == ErrorCode.H1613) {
+                // A peer left while the program waited on it, seen before the runtime's own verdict: peer lost.
+                abortOwn(runtime, Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
+            } else {
+                abortOwn(runtime, Abort.Reason.PROGRAM_FAILED, PROGRAM_OR_OPERATOR_ABORT_CODE, message, thrown);
+            }
+        }
+        runtime.close();
+        SperliException failure = runtime.failure();
+        if (failure == null && thrown == null) {
+            return Outcome.completed();
+        }
+        if (thrown != null && (failure == null || failure.getCause() == thrown)) {
+            String line = thrown instanceof SperliException e ? e.getMessage() : "program failed: "
+                    + Report.summary(thrown);
+            return Outcome.of(ExitCodes.forProgramThrowable(thrown), line, thrown);
+        }
+        return Outcome.of(ExitCodes.forCode(failure.code()), failure.getMessage(), failure);
+    }
+
+    private void abortOwn(RankRuntime runtime, Abort.Reason reason, ErrorCode code, String message,
+                          Throwable cause) {
+        ownAbortEcho = new SperliException(code != null ? code : ErrorCode.H1612, message).getMessage();
+        runtime.abort(reason, code, message, cause);
+    }
+
+    private void runtimeLog(String line) {
+        if (!line.equals(ownAbortEcho)) {
+            report.note(line);
+        }
+    }
+
+    /** Whether the operator's stop has begun; while it runs this blocks, and in a real process it never returns. */
+    private boolean stopping() {
+        synchronized (endLock) {
+            return ended;
+        }
+    }
+
+    private static Outcome refused(SperliException e) {
+        return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
+    }
+
+    /** The main thread's end: says the last line unless the operator's stop came first. */
+    private boolean finish(Outcome outcome) {
+        synchronized (endLock) {
+            if (ended) {
+                return false;
+            }
+            ended = true;
+            endStatus = outcome.status();
+            report.trace(outcome.cause(), outcome.alwaysTrace());
+            if (outcome.lastLine() != null) {
+                report.lastLine(outcome.lastLine());
+            }
+            stdout.flush();
+            return true;
+        }
+    }
+
+    /**
+     * The operator's stop, on the shutdown hook thread. Before the main thread ended: ABORT reason 8 on every
+     * connection (when connected), the PEM directory removed, the last line, and the process halts with 8. After the
+     * main thread ended but before it called {@link #exit}, the main thread's status is kept by halting with it. On
+     * the way out of a normal exit it does nothing.
+     */
+    void stopByOperator() {
+        synchronized (endLock) {
+            if (ended) {
+                if (!exiting) {
+                    halt(endStatus);
+                }
+                return;
+            }
+            ended = true;
+            endStatus = ExitCodes.OPERATOR_STOP;
+            RankRuntime current = runtime;
+            if (current != null) {
+                abortOwn(current, Abort.Reason.OPERATOR_STOP, PROGRAM_OR_OPERATOR_ABORT_CODE,
+                        "rank " + rank + " stopped by the operator", null);
+                // Waits for the closes (close_notify) before the halt, as a normal end would.
+                current.close();
+            }
+            removePems();
+            report.lastLine("stopped by the operator" + (current != null ? " (ABORT reason 8 to every connected peer)"
+                    : " while connecting"));
+            halt(ExitCodes.OPERATOR_STOP);
+        }
+    }
+
+    private void halt(int status) {
+        stdout.flush();
+        report.flush();
+        if (mayHalt) {
+            Runtime.getRuntime().halt(status);
+        }
+    }
+
+    private void removePems() {
+        PemDirectory directory = pems;
+        if (directory == null) {
+            return;
+        }
+        try {
+            directory.close();
+        } catch (IOException e) {
+            report.note("warning: the PEM directory " + directory.path() + " could not be removed: " + e.getMessage());
+        }
+    }
+}

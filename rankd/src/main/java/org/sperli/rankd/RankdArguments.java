@@ -1,0 +1,97 @@
+package org.sperli.rankd;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The command line of {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] JAR [job args...]}. Options come
+ * before the jar; everything after the jar belongs to the job, even words that look like options. {@code --} ends
+ * the options (for a jar whose name starts with a dash).
+ *
+ * @param denyFileOrNull    the operator's deny file, or null
+ * @param jarSha256OrNull   the SHA-256 the launcher names for the jar, 64 lower-case hex digits, or null (unchecked)
+ * @param help              {@code --help} was given: print {@link #USAGE} and exit 0
+ */
+public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path jar, List<String> jobArgs,
+                             boolean help) {
+
+    public static final String USAGE = "usage: sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] JAR [job args...]"
+            + " (the job description is read as one line from standard input)";
+
+    private static final int SHA256_HEX_DIGITS = 64;
+
+    public RankdArguments {
+        jobArgs = List.copyOf(jobArgs);
+    }
+
+    /** Parses {@code args}; a line rankd cannot use is an {@link IllegalArgumentException} naming the fault. */
+    public static RankdArguments parse(String[] args) {
+        Path denyFile = null;
+        String sha256 = null;
+        int i = 0;
+        while (i < args.length) {
+            String arg = args[i];
+            if (arg.equals("--")) {
+                i++;
+                break;
+            }
+            if (arg.equals("-h") || arg.equals("--help")) {
+                return new RankdArguments(null, null, null, List.of(), true);
+            }
+            if (!arg.startsWith("-") || arg.equals("-")) {
+                break;
+            }
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            String value;
+            if (arg.contains("=")) {
+                value = arg.substring(arg.indexOf('=') + 1);
+                i++;
+            } else if (i + 1 < args.length) {
+                value = args[i + 1];
+                i += 2;
+            } else {
+                throw new IllegalArgumentException("option " + name + " needs a value");
+            }
+            switch (name) {
+                case "--deny-hosts" -> denyFile = Path.of(nonEmpty(name, value));
+                case "--jar-sha256" -> sha256 = sha256(value);
+                default -> throw new IllegalArgumentException("unknown option " + printable(name));
+            }
+        }
+        if (i >= args.length) {
+            throw new IllegalArgumentException("no JAR given");
+        }
+        Path jar = Path.of(nonEmpty("JAR", args[i]));
+        List<String> jobArgs = Arrays.asList(args).subList(i + 1, args.length);
+        return new RankdArguments(denyFile, sha256, jar, jobArgs, false);
+    }
+
+    private static String nonEmpty(String name, String value) {
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(name + " is empty");
+        }
+        return value;
+    }
+
+    private static String sha256(String value) {
+        String hex = value.toLowerCase(Locale.ROOT);
+        boolean hexDigits = hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+        if (hex.length() != SHA256_HEX_DIGITS || !hexDigits) {
+            throw new IllegalArgumentException("--jar-sha256 has " + value.length() + " characters, expected "
+                    + SHA256_HEX_DIGITS + " hex digits");
+        }
+        return hex;
+    }
+
+    /** An operator's word for a message: printable ASCII only, bounded. */
+    static String printable(String s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < s.length() && i < 80; i++) {
+            char c = s.charAt(i);
+            out.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return out.append(s.length() > 80 ? "..." : "").toString();
+    }
+}

@@ -1,0 +1,201 @@
+package org.sperli.rankd.job;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.SperliJob;
+import org.sperli.crypto.Sha256;
+
+/**
+ * The user's job jar: its SHA-256 checked against the one the launcher names, the class its manifest names in
+ * {@value SperliJob#MANIFEST_ATTRIBUTE} loaded in a class loader of its own and checked to be a usable
+ * {@link SperliJob}. Every refusal is H1616 with a reason starting "jar".
+ *
+ * <p>The loader's parent is rankd's own loader, so the job sees {@code org.sperli.*} (and the libraries rankd
+ * carries) as the one copy the runtime uses; a job jar that bundles its own copy of the API is still served rankd's.
+ * The class is loaded without being initialised: its static initialiser and constructor are the program's code and
+ * run in {@link #instantiate}, after the rank has joined its job, so that their failure can end the job at once.
+ */
+public final class JobJar implements AutoCloseable {
+    private static final int MAX_CLASS_NAME = 1024;
+
+    private final Path path;
+    private final URLClassLoader loader;
+    private final Constructor<? extends SperliJob> constructor;
+
+    private JobJar(Path path, URLClassLoader loader, Constructor<? extends SperliJob> constructor) {
+        this.path = path;
+        this.loader = loader;
+        this.constructor = constructor;
+    }
+
+    /**
+     * Checks and loads the jar at {@code path}.
+     *
+     * @param expectedSha256OrNull 64 lower-case hex digits, or null to skip the check (a jar the operator started
+     *                             by hand)
+     * @throws SperliException H1616 naming the fault
+     */
+    public static JobJar open(Path path, String expectedSha256OrNull) {
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw refuse("jar " + path + " is not a readable file");
+        }
+        if (expectedSha256OrNull != null) {
+            String actual = sha256Hex(path);
+            if (!actual.equals(expectedSha256OrNull)) {
+                throw refuse("jar sha256 of " + path + " is " + actual + ", expected " + expectedSha256OrNull);
+            }
+        }
+        String className = jobClassName(path);
+        URLClassLoader loader = new URLClassLoader("sperli-job", new URL[] {url(path)}, JobJar.class.getClassLoader());
+        try {
+            return new JobJar(path, loader, load(loader, className, path));
+        } catch (RuntimeException | Error e) {
+            closeQuietly(loader);
+            throw e;
+        }
+    }
+
+    /** The job class. */
+    public Class<? extends SperliJob> jobClass() {
+        return constructor.getDeclaringClass();
+    }
+
+    /** The loader of the job's classes, to be the context class loader while the job runs. */
+    public ClassLoader loader() {
+        return loader;
+    }
+
+    /**
+     * Initialises the class and calls its public no-argument constructor. A throw from the static initialiser or
+     * the constructor is the program's failure and comes out as {@link ProgramFailure} with the program's throwable.
+     */
+    public SperliJob instantiate() throws ProgramFailure {
+        try {
+            return constructor.newInstance();
+        } catch (InvocationTargetException e) {
+            throw new ProgramFailure(e.getCause());
+        } catch (ExceptionInInitializerError e) {
+            throw new ProgramFailure(e.getCause() != null ? e.getCause() : e);
+        } catch (ReflectiveOperationException e) {
+            throw refuse("jar " + path + ": class " + jobClass().getName() + " cannot be instantiated: " + e);
+        }
+    }
+
+    /** Closes the job's class loader (and the jar file it holds open). */
+    @Override
+    public void close() {
+        closeQuietly(loader);
+    }
+
+    @Override
+    public String toString() {
+        return "JobJar[" + path + ", " + jobClass().getName() + "]";
+    }
+
+    /** Loads the class without initialising it and finds its public no-argument constructor. */
+    private static Constructor<? extends SperliJob> load(ClassLoader loader, String className, Path path) {
+        Class<?> c;
+        try {
+            c = Class.forName(className, false, loader);
+        } catch (ClassNotFoundException e) {
+            throw refuse("jar " + path + ": class " + className + " named by " + SperliJob.MANIFEST_ATTRIBUTE
+                    + " is not in the jar");
+        } catch (LinkageError e) {
+            throw refuse("jar " + path + ": class " + className + " cannot be loaded: " + e);
+        }
+        if (!SperliJob.class.isAssignableFrom(c)) {
+            throw refuse("jar " + path + ": class " + className + " does not implement " + SperliJob.class.getName());
+        }
+        int modifiers = c.getModifiers();
+        if (!Modifier.isPublic(modifiers) || Modifier.isAbstract(modifiers)
+                || (c.isMemberClass() && !Modifier.isStatic(modifiers))) {
+            throw refuse("jar " + path + ": class " + className + " is not a public concrete top-level or static"
+                    + " nested class");
+        }
+        try {
+            // Reflection on members does not initialise the class: no program code runs before the rank connects.
+            return c.asSubclass(SperliJob.class).getConstructor();
+        } catch (NoSuchMethodException e) {
+            throw refuse("jar " + path + ": class " + className + " has no public no-argument constructor");
+        } catch (LinkageError e) {
+            throw refuse("jar " + path + ": class " + className + " cannot be linked: " + e);
+        }
+    }
+
+    private static String jobClassName(Path path) {
+        Manifest manifest;
+        try (JarFile jar = new JarFile(path.toFile())) {
+            manifest = jar.getManifest();
+        } catch (IOException | SecurityException e) {
+            throw refuse("jar " + path + " cannot be read as a jar: " + e.getMessage());
+        }
+        String name = manifest == null ? null
+                : manifest.getMainAttributes().getValue(new Attributes.Name(SperliJob.MANIFEST_ATTRIBUTE));
+        if (name == null || name.isBlank()) {
+            throw refuse("jar " + path + " has no " + SperliJob.MANIFEST_ATTRIBUTE + " attribute in its manifest");
+        }
+        name = name.strip();
+        if (name.length() > MAX_CLASS_NAME || !isBinaryName(name)) {
+            throw refuse("jar " + path + ": " + SperliJob.MANIFEST_ATTRIBUTE + " is not a class name");
+        }
+        return name;
+    }
+
+    /** Dot-separated Java identifiers ({@code $} allowed for nested classes). */
+    private static boolean isBinaryName(String name) {
+        for (String part : name.split("\\.", -1)) {
+            if (part.isEmpty() || !Character.isJavaIdentifierStart(part.codePointAt(0))
+                    || !part.codePoints().allMatch(Character::isJavaIdentifierPart)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String sha256Hex(Path path) {
+        MessageDigest digest = Sha256.newDigest();
+        byte[] buffer = new byte[64 * 1024];
+        try (InputStream in = Files.newInputStream(path)) {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw refuse("jar " + path + " cannot be read: " + e.getMessage());
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static URL url(Path path) {
+        try {
+            return path.toAbsolutePath().toUri().toURL();
+        } catch (IOException e) {
+            throw refuse("jar " + path + " has no URL: " + e.getMessage());
+        }
+    }
+
+    private static void closeQuietly(URLClassLoader loader) {
+        try {
+            loader.close();
+        } catch (IOException e) {
+            // Only the open jar file is released here; the process ends soon after.
+        }
+    }
+
+    private static SperliException refuse(String reason) {
+        return new SperliException(ErrorCode.H1616, reason);
+    }
+}

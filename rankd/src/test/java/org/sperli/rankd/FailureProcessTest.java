@@ -1,0 +1,96 @@
+package org.sperli.rankd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sperli.rankd.testjobs.LoopTestJob;
+import org.sperli.rankd.testjobs.ThrowingTestJob;
+
+/** How a running job of real rankd processes ends when a program throws, a rank is killed or stopped. */
+@Timeout(90)
+class FailureProcessTest {
+    private static final long SILENCE_MS = 2000;
+    private static final Duration START_BOUND = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    /**
+     * Two ranks, so that the verdict is certain: with three or more, a rank that received the ABORT closes its other
+     * connections without BYE, and a third rank may see that close before the ABORT (H1613, 5), as section 10 allows.
+     */
+    @Test
+    void programThatThrowsExitsThreeAndTheOtherFour() throws Exception {
+        Path jar = TestJars.jobJar(dir, ThrowingTestJob.class);
+        LocalJob job = new LocalJob(2, SILENCE_MS);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            for (int rank = 0; rank < 2; rank++) {
+                ranks.start(job, rank, List.of(jar.toString(), "1"), Map.of());
+            }
+            RankProcess thrower = ranks.get(1);
+            assertEquals(3, thrower.exitStatus(START_BOUND), thrower.stderr());
+            assertEquals(List.of("program failed: java.lang.IllegalStateException: boom at rank 1 (at "
+                    + ThrowingTestJob.class.getName() + ".run(ThrowingTestJob.java:12))"),
+                    thrower.stderr().lines().toList(), "one line, no stack trace, no echo of the runtime's log");
+            RankProcess other = ranks.get(0);
+            assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
+            assertTrue(other.lastStderrLine().startsWith("H1612 "), other.stderr());
+            assertTrue(other.lastStderrLine().contains("reason 7"), other.stderr());
+        }
+    }
+
+    @Test
+    void killedRankEndsEveryOtherWithinSilencePlusOneSecond() throws Exception {
+        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
+        LocalJob job = new LocalJob(3, SILENCE_MS);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            for (int rank = 0; rank < 3; rank++) {
+                ranks.start(job, rank, List.of(jar.toString()), Map.of());
+            }
+            ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
+            long killedAt = System.nanoTime();
+            ranks.get(1).process.destroyForcibly();
+            Duration bound = Duration.ofMillis(SILENCE_MS + 1000);
+            for (int rank : new int[] {0, 2}) {
+                RankProcess p = ranks.get(rank);
+                Duration left = bound.minusNanos(System.nanoTime() - killedAt);
+                int status = p.exitStatus(left.isNegative() ? Duration.ZERO : left);
+                assertTrue(status == 5 || status == 4, p.name + " exited " + status + ": " + p.stderr());
+                assertTrue(p.lastStderrLine().startsWith(status == 5 ? "H1613 " : "H1612 "), p.stderr());
+                assertEquals(List.of(), RankProcesses.tmpEntries(p));
+            }
+        }
+    }
+
+    /**
+     * A SIGTERM to one rank of a busy job: that rank exits 8, and its ABORT reason 8 reaches the other before the
+     * program thread, woken by the stop, could close the connections under it.
+     */
+    @Test
+    void sigtermStopsTheRankWithEightAndAbortsTheOthers() throws Exception {
+        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
+        LocalJob job = new LocalJob(2, SILENCE_MS);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            for (int rank = 0; rank < 2; rank++) {
+                ranks.start(job, rank, List.of(jar.toString()), Map.of());
+            }
+            ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
+            RankProcess stopped = ranks.get(0);
+            stopped.process.destroy();
+            assertEquals(8, stopped.exitStatus(Duration.ofSeconds(10)), stopped.stderr());
+            assertTrue(stopped.lastStderrLine().startsWith("stopped by the operator"), stopped.stderr());
+            RankProcess other = ranks.get(1);
+            assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
+            assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 8"),
+                    other.stderr());
+            assertEquals(List.of(), RankProcesses.tmpEntries(stopped));
+        }
+    }
+}
