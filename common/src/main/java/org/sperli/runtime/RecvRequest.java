@@ -40,8 +40,16 @@ final class RecvRequest implements Request<byte[]> {
     byte[] take() {
         if (result == null) {
             Frame f = matched;
-            byte[] out = new byte[f.payload().readableBytes()];
-            f.payload().getBytes(f.payload().readerIndex(), out);
+            io.netty.buffer.ByteBuf p = f.payload();
+            byte[] out;
+            if (p.hasArray() && p.arrayOffset() == 0 && p.readerIndex() == 0 && p.array().length == p.readableBytes()
+                    && p.refCnt() == 1) {
+                // A large payload gathered into its own array by the decoder: hand it over, no copy.
+                out = p.array();
+            } else {
+                out = new byte[p.readableBytes()];
+                p.getBytes(p.readerIndex(), out);
+            }
             f.release();
             matched = null;
             result = out;

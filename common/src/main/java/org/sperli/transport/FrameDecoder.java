@@ -1,6 +1,7 @@
 package org.sperli.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -19,13 +20,30 @@ import org.sperli.protocol.ReceiverContext;
  * stream: after a refusal nothing more from this peer may be interpreted.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
+    /**
+     * Payloads from this size on are gathered straight into one exactly-sized heap buffer instead of the decoder's
+     * cumulation: a 16 MiB message then costs one array, which {@code recv} hands to the caller without a copy,
+     * instead of a cumulation grown in steps with fresh direct memory and copied on every step.
+     */
+    static final int GATHER_ABOVE_BYTES = 64 * 1024;
+
     private final ReceiverContext context;
     private FrameHeader pending;
+    /** The payload being gathered for {@link #pending}, or null when it is sliced from the cumulation. */
+    private ByteBuf gathering;
     private long discardRemaining;
     private boolean refused;
 
     public FrameDecoder(ReceiverContext context) {
         this.context = context;
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (gathering != null) {
+            gathering.release();
+            gathering = null;
+        }
     }
 
     @Override
@@ -38,6 +56,16 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 if (discardRemaining > 0) {
                     return;
                 }
+            }
+            if (gathering != null) {
+                gathering.writeBytes(in, Math.min(in.readableBytes(), gathering.writableBytes()));
+                if (gathering.isWritable()) {
+                    return;
+                }
+                out.add(new Frame(pending, gathering));
+                gathering = null;
+                pending = null;
+                continue;
             }
             if (pending != null) {
                 if (in.readableBytes() < pending.length()) {
@@ -54,6 +82,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(FrameHeader.LENGTH);
             if (verdict instanceof HeaderVerdict.Accept accept) {
                 pending = accept.header();
+                if (pending.length() >= GATHER_ABOVE_BYTES && in.readableBytes() < pending.length()) {
+                    // The length passed the 16 MiB check above, so this allocation is bounded.
+                    int length = (int) pending.length();
+                    gathering = Unpooled.buffer(length, length);
+                }
             } else if (verdict instanceof HeaderVerdict.Drop drop) {
                 discardRemaining = drop.discardBytes();
             } else {

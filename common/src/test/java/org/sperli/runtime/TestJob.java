@@ -51,8 +51,10 @@ public final class TestJob {
         this.silenceMs = silenceMs;
         Instant now = Instant.now();
         this.ca = JobCa.create(job, now, RANDOM);
+        for (int port : freePorts(size)) {
+            hosts.add(new PeerAddress("127.0.0.1", port));
+        }
         for (int r = 0; r < size; r++) {
-            hosts.add(new PeerAddress("127.0.0.1", freePort()));
             credentials.add(ca.issueRankCertificate(job, r, "127.0.0.1", now));
         }
     }
@@ -140,12 +142,28 @@ public final class TestJob {
         }
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
+    /** Distinct free ports: all sockets stay open until every port is chosen, so none is handed out twice. */
+    static int[] freePorts(int n) {
+        ServerSocket[] sockets = new ServerSocket[n];
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                sockets[i] = new ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
         } catch (IOException e) {
             throw new AssertionError(e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // closing a probe socket cannot lose anything
+                    }
+                }
+            }
         }
     }
 }

@@ -82,6 +82,25 @@ class FrameDecoderTest {
     }
 
     @Test
+    void gathersALargePayloadIntoOneExactArrayWhereverTheStreamIsSplit() {
+        byte[] big = new byte[FrameDecoder.GATHER_ABOVE_BYTES + 1000];
+        new java.util.Random(7).nextBytes(big);
+        byte[] stream = concat(frame(2, 1, big), frame(2, 2, "small".getBytes(StandardCharsets.US_ASCII)));
+        for (int at : new int[] {0, 10, FrameHeader.LENGTH, FrameHeader.LENGTH + 1, 40_000, big.length,
+                FrameHeader.LENGTH + big.length, stream.length - 1, stream.length}) {
+            List<Frame> frames = decodeSplit(stream, at);
+            assertEquals(2, frames.size(), "split at " + at);
+            ByteBuf payload = frames.get(0).payload();
+            if (at >= FrameHeader.LENGTH && at < FrameHeader.LENGTH + big.length) {
+                assertTrue(payload.hasArray() && payload.array().length == big.length,
+                        "gathered into an exact array when split at " + at);
+            }
+            assertArrayEquals(big, payloadOf(frames.get(0)));
+            assertEquals("small", new String(payloadOf(frames.get(1)), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
     void dropsOldIncarnationFrameAndKeepsTheConnectionUpWhereverSplit() {
         byte[] old = frame(1, 0x8000_0000L, new byte[300]);
         byte[] current = frame(2, 5, "kept".getBytes(StandardCharsets.US_ASCII));

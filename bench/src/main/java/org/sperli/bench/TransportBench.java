@@ -1,0 +1,353 @@
+package org.sperli.bench;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import org.sperli.runtime.RankConfig;
+import org.sperli.runtime.RankRuntime;
+import org.sperli.transport.TlsEngineFactory;
+
+/**
+ * Point-to-point cost of the SPERLI transport against its two baselines, in one run: {@code scripts/bench transport}.
+ *
+ * <ul>
+ *   <li>SPERLI: two {@link RankRuntime} ranks of one {@link InProcessJob} over loopback TLS 1.3 (Netty + SunJSSE
+ *   SSLEngine), blocking {@code send}/{@code recv};</li>
+ *   <li>JSSE: a bare {@link SSLSocket} pair made from the same rank contexts ({@code TlsContexts.create}: TLS 1.3, the
+ *   job's Ed25519 certificates, client certificate required), one thread per side;</li>
+ *   <li>TCP: a plain {@link Socket} pair, one thread per side.</li>
+ * </ul>
+ *
+ * <p>The socket baselines frame each message as a 4-byte length and the payload, written in one call when the message
+ * is small (so one TLS record), and read into a reused buffer; TCP_NODELAY everywhere. Latency is ping-pong: rank 0
+ * sends, rank 1 answers with a message of the same size; each sample is round trip / 2, and the table shows median
+ * and p99 over {@link #PING_TIMED} samples after {@link #PING_WARM_UP}. Bandwidth is one direction: rank 0 streams
+ * N messages, rank 1 receives them all and answers with a 1-byte ack; MB/s = 10^6 payload bytes per second from the
+ * first send to the ack, median of {@link #BW_TIMED} repetitions after {@link #BW_WARM_UP}. The CPU rows give the
+ * whole JVM's CPU time (all threads, both sides) per MB over the timed repetitions: unlike MB/s, it hardly moves
+ * when other processes share the cores.
+ */
+public final class TransportBench {
+    private static final int TAG = 7;
+    private static final int ACK_TAG = 8;
+    private static final int[] PING_SIZES = {8, 4 * 1024};
+    private static final int PING_WARM_UP = 5_000;
+    private static final int PING_TIMED = 10_000;
+    private static final int[] BW_SIZES = {1 << 20, 16 << 20};
+    /** Messages per bandwidth repetition: 128 MiB per repetition at both sizes. */
+    private static final int[] BW_COUNTS = {128, 8};
+    private static final int BW_WARM_UP = 3;
+    private static final int BW_TIMED = 5;
+    private static final Duration LIMIT = Duration.ofSeconds(120);
+
+    private TransportBench() {
+    }
+
+    /** One side of a two-party connection; every stack is measured through this, by the same code. */
+    interface Link {
+        void send(byte[] payload);
+
+        /** Receives the next message, which must be {@code into.length} bytes (a stack may copy it there, or not). */
+        void recv(byte[] into);
+    }
+
+    /** What rank 0 measured on one stack. */
+    record Result(double[] medianUs, double[] p99Us, double[] mbPerSecond, double[] cpuMsPerMb) {
+    }
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+
+    public static void main(String[] args) throws Exception {
+        run(System.out);
+    }
+
+    static void run(PrintStream out) throws Exception {
+        long started = System.nanoTime();
+        InProcessJob job = new InProcessJob(2);
+        SSLContext[] contexts = {job.sslContext(0), job.sslContext(1)};
+
+        Result tcp = socketPair(false, contexts, null);
+        String[] jsseSuite = new String[1];
+        Result jsse = socketPair(true, contexts, jsseSuite);
+        List<SSLEngine> engines = java.util.Collections.synchronizedList(new ArrayList<>());
+        IntFunction<RankConfig> configs = rank -> job.config(rank, recording(job.tlsEngineFactory(rank), engines));
+        List<Result> ranks = job.run(LIMIT, configs, runtime -> measure(new SperliLink(runtime), runtime.rank()));
+        Result sperli = ranks.get(0);
+        String sperliSuite = engines.isEmpty() ? "?" : engines.get(0).getSession().getProtocol() + " "
+                + engines.get(0).getSession().getCipherSuite();
+
+        out.printf(Locale.ROOT, "TransportBench  java.version=%s  vm=%s  cores=%d%n", System.getProperty("java.version"),
+                System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
+        out.printf(Locale.ROOT, "negotiated: SPERLI %s, JSSE %s; Ed25519 job certificates, loopback 127.0.0.1%n",
+                sperliSuite, jsseSuite[0]);
+        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up; bandwidth: one direction, "
+                + "%d MiB per repetition, median of %d after %d warm-up%n", PING_TIMED, PING_WARM_UP,
+                (BW_SIZES[0] >> 20) * BW_COUNTS[0], BW_TIMED, BW_WARM_UP);
+        out.printf(Locale.ROOT, "%-28s %10s %10s %10s %12s %11s%n", "metric", "SPERLI", "JSSE", "TCP",
+                "SPERLI/JSSE", "SPERLI/TCP");
+        for (int i = 0; i < PING_SIZES.length; i++) {
+            String size = sizeLabel(PING_SIZES[i]);
+            row(out, "latency " + size + " median (us)", sperli.medianUs[i], jsse.medianUs[i], tcp.medianUs[i]);
+            row(out, "latency " + size + " p99 (us)", sperli.p99Us[i], jsse.p99Us[i], tcp.p99Us[i]);
+        }
+        for (int i = 0; i < BW_SIZES.length; i++) {
+            row(out, "bandwidth " + sizeLabel(BW_SIZES[i]) + " (MB/s)", sperli.mbPerSecond[i], jsse.mbPerSecond[i],
+                    tcp.mbPerSecond[i]);
+        }
+        for (int i = 0; i < BW_SIZES.length; i++) {
+            row(out, "  CPU " + sizeLabel(BW_SIZES[i]) + " (ms/MB, JVM)", sperli.cpuMsPerMb[i], jsse.cpuMsPerMb[i],
+                    tcp.cpuMsPerMb[i]);
+        }
+        out.printf(Locale.ROOT, "(SPERLI slower: latency/CPU ratios > 1, bandwidth ratios < 1; CPU = JVM CPU time per MB)  total %.1f s%n",
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    private static void row(PrintStream out, String label, double sperli, double jsse, double tcp) {
+        out.printf(Locale.ROOT, "%-28s %10.1f %10.1f %10.1f %12.2f %11.2f%n", label, sperli, jsse, tcp, sperli / jsse,
+                sperli / tcp);
+    }
+
+    private static String sizeLabel(int bytes) {
+        return bytes >= 1 << 20 ? (bytes >> 20) + " MiB" : bytes >= 1024 ? (bytes >> 10) + " KiB" : bytes + " B";
+    }
+
+    // ---- the measurement, the same for every stack ------------------------------------------------------------
+
+    /** Runs the whole schedule on one side; rank 0 returns the numbers, rank 1 returns null. */
+    static Result measure(Link link, int rank) {
+        boolean initiator = rank == 0;
+        double[] median = new double[PING_SIZES.length];
+        double[] p99 = new double[PING_SIZES.length];
+        for (int i = 0; i < PING_SIZES.length; i++) {
+            byte[] msg = filled(PING_SIZES[i]);
+            byte[] in = new byte[PING_SIZES[i]];
+            pingPong(link, initiator, msg, in, PING_WARM_UP, null);
+            long[] samples = new long[PING_TIMED];
+            pingPong(link, initiator, msg, in, PING_TIMED, samples);
+            Arrays.sort(samples);
+            median[i] = samples[samples.length / 2] / 2e3;
+            p99[i] = samples[(int) Math.ceil(samples.length * 0.99) - 1] / 2e3;
+        }
+        double[] mbs = new double[BW_SIZES.length];
+        double[] cpu = new double[BW_SIZES.length];
+        byte[] ack = new byte[1];
+        for (int i = 0; i < BW_SIZES.length; i++) {
+            byte[] msg = filled(BW_SIZES[i]);
+            byte[] in = initiator ? null : new byte[BW_SIZES[i]];
+            double[] reps = new double[BW_TIMED];
+            long cpuStart = 0;
+            for (int r = 0; r < BW_WARM_UP + BW_TIMED; r++) {
+                if (r == BW_WARM_UP) {
+                    cpuStart = OS.getProcessCpuTime();
+                }
+                long t0 = System.nanoTime();
+                if (initiator) {
+                    for (int m = 0; m < BW_COUNTS[i]; m++) {
+                        link.send(msg);
+                    }
+                    link.recv(ack);
+                } else {
+                    for (int m = 0; m < BW_COUNTS[i]; m++) {
+                        link.recv(in);
+                    }
+                    link.send(ack);
+                }
+                long ns = System.nanoTime() - t0;
+                if (r >= BW_WARM_UP) {
+                    reps[r - BW_WARM_UP] = (double) BW_SIZES[i] * BW_COUNTS[i] / (ns / 1e9) / 1e6;
+                }
+            }
+            cpu[i] = (OS.getProcessCpuTime() - cpuStart) / 1e6 / ((double) BW_SIZES[i] * BW_COUNTS[i] * BW_TIMED / 1e6);
+            Arrays.sort(reps);
+            mbs[i] = reps[reps.length / 2];
+        }
+        return initiator ? new Result(median, p99, mbs, cpu) : null;
+    }
+
+    private static void pingPong(Link link, boolean initiator, byte[] msg, byte[] in, int n, long[] samples) {
+        for (int k = 0; k < n; k++) {
+            if (initiator) {
+                long t0 = System.nanoTime();
+                link.send(msg);
+                link.recv(in);
+                long t = System.nanoTime() - t0;
+                if (samples != null) {
+                    samples[k] = t;
+                }
+            } else {
+                link.recv(in);
+                link.send(msg);
+            }
+        }
+    }
+
+    private static byte[] filled(int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i * 31 + 7);
+        }
+        return b;
+    }
+
+    // ---- SPERLI -----------------------------------------------------------------------------------------------
+
+    private static final class SperliLink implements Link {
+        private final RankRuntime runtime;
+        private final int peer;
+
+        SperliLink(RankRuntime runtime) {
+            this.runtime = runtime;
+            this.peer = 1 - runtime.rank();
+        }
+
+        @Override
+        public void send(byte[] payload) {
+            runtime.send(peer, payload.length == 1 ? ACK_TAG : TAG, payload);
+        }
+
+        @Override
+        public void recv(byte[] into) {
+            byte[] m = runtime.recv(peer, into.length == 1 ? ACK_TAG : TAG);
+            if (m.length != into.length) {
+                throw new IllegalStateException("got " + m.length + " bytes, expected " + into.length);
+            }
+        }
+    }
+
+    /** The rank's engine factory, keeping every engine it makes so that the negotiated suite can be shown. */
+    private static TlsEngineFactory recording(TlsEngineFactory inner, List<SSLEngine> engines) {
+        return new TlsEngineFactory() {
+            @Override
+            public SSLEngine client(String host, int port) {
+                SSLEngine e = inner.client(host, port);
+                engines.add(e);
+                return e;
+            }
+
+            @Override
+            public SSLEngine server() {
+                SSLEngine e = inner.server();
+                engines.add(e);
+                return e;
+            }
+        };
+    }
+
+    // ---- bare sockets -----------------------------------------------------------------------------------------
+
+    private static final class StreamLink implements Link {
+        /** Messages up to this size go out in one write (one TLS record for the small ones). */
+        private static final int ONE_WRITE = 64 * 1024;
+
+        private final DataInputStream in;
+        private final OutputStream out;
+        private final byte[] scratch = new byte[4 + ONE_WRITE];
+
+        StreamLink(Socket socket) throws IOException {
+            socket.setTcpNoDelay(true);
+            this.in = new DataInputStream(socket.getInputStream());
+            this.out = socket.getOutputStream();
+        }
+
+        @Override
+        public void send(byte[] payload) {
+            try {
+                int n = payload.length;
+                putInt(scratch, n);
+                if (n <= ONE_WRITE) {
+                    System.arraycopy(payload, 0, scratch, 4, n);
+                    out.write(scratch, 0, 4 + n);
+                } else {
+                    out.write(scratch, 0, 4);
+                    out.write(payload);
+                }
+                out.flush();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void recv(byte[] into) {
+            try {
+                int n = in.readInt();
+                if (n != into.length) {
+                    throw new IllegalStateException("got " + n + " bytes, expected " + into.length);
+                }
+                in.readFully(into);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private static void putInt(byte[] b, int v) {
+            b[0] = (byte) (v >>> 24);
+            b[1] = (byte) (v >>> 16);
+            b[2] = (byte) (v >>> 8);
+            b[3] = (byte) v;
+        }
+    }
+
+    /**
+     * Runs {@link #measure} over a connected socket pair (TLS from the two rank contexts, or plain TCP): rank 1 is
+     * the server (requiring rank 0's client certificate), rank 0 dials it.
+     */
+    private static Result socketPair(boolean tls, SSLContext[] contexts, String[] suite) throws Exception {
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        });
+        try (ServerSocket server = tls
+                ? contexts[1].getServerSocketFactory().createServerSocket(0, 1, loopback)
+                : new ServerSocket(0, 1, loopback)) {
+            if (tls) {
+                ((SSLServerSocket) server).setNeedClientAuth(true);
+            }
+            Future<Result> side1 = pool.submit(() -> {
+                try (Socket s = server.accept()) {
+                    if (tls) {
+                        ((SSLSocket) s).startHandshake();
+                    }
+                    return measure(new StreamLink(s), 1);
+                }
+            });
+            Future<Result> side0 = pool.submit(() -> {
+                try (Socket s = tls ? contexts[0].getSocketFactory().createSocket("127.0.0.1", server.getLocalPort())
+                        : new Socket(loopback, server.getLocalPort())) {
+                    if (tls) {
+                        SSLSocket ssl = (SSLSocket) s;
+                        ssl.startHandshake();
+                        suite[0] = ssl.getSession().getProtocol() + " " + ssl.getSession().getCipherSuite();
+                    }
+                    return measure(new StreamLink(s), 0);
+                }
+            });
+            Result r = side0.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+            side1.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+            return r;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
