@@ -276,6 +276,41 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         }
     }
 
+    /**
+     * Blocks until a COLLECTIVE frame from {@code peer} is queued and takes it (the caller releases it). DATA frames
+     * that arrived before it stay queued for recv. Throws the job's failure, or H1613 when the peer has left.
+     */
+    Frame awaitCollective(int peer) {
+        return awaitQueued(peer, peers[peer].collective, "a collective frame");
+    }
+
+    /** As {@link #awaitCollective} for CKPT_* and RESUME frames. */
+    Frame awaitCheckpoint(int peer) {
+        return awaitQueued(peer, peers[peer].checkpoint, "a checkpoint frame");
+    }
+
+    private Frame awaitQueued(int peer, java.util.ArrayDeque<Frame> queue, String what) {
+        lock.lock();
+        try {
+            while (true) {
+                throwIfFailed();
+                PeerLink link = peers[peer];
+                Frame f = queue.poll();
+                if (f != null) {
+                    dequeued(link, f);
+                    return f;
+                }
+                if (!link.present()) {
+                    throw new SperliException(ErrorCode.H1613, "rank " + peer + " left while this rank waited for "
+                            + what);
+                }
+                changed.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---- events from the connections --------------------------------------------------------------------------
 
     @Override
@@ -412,7 +447,7 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
 
     private void abortedBy(int peer, Abort abort) {
         SperliException cause = new SperliException(ErrorCode.H1612, "rank " + peer + " aborted the job (reason "
-                + abort.reason() + ", code H" + abort.code() + "): " + abort.message());
+                + abort.reason() + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message());
         if (setFailure(cause)) {
             // The receiver of ABORT forwards nothing: it closes everything and ends.
             closeAll();
@@ -422,24 +457,33 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     // ---- the job's fate ---------------------------------------------------------------------------------------
 
     /**
-     * Ends the job from this rank: ABORT with {@code reason} on every connection before any is closed, then close.
-     * The first failure wins; later calls do nothing.
+     * Ends the job from this rank: ABORT with {@code reason} and {@code code} ({@code null}: code 0, for reasons 7
+     * and 8) on every connection before any is closed, then close. The first failure wins; later calls do nothing.
      */
     public void abort(Abort.Reason reason, ErrorCode code, String message, Throwable cause) {
-        SperliException failure = new SperliException(code, message, cause);
-        if (!setFailure(failure)) {
-            return;
+        // Reasons 7 and 8 carry code 0 on the wire; locally the job then ends as aborted.
+        SperliException failure = new SperliException(code != null ? code : ErrorCode.H1612, message, cause);
+        java.util.List<ChannelFuture> writes = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            if (this.failure != null || leaving) {
+                return;
+            }
+            this.failure = failure;
+            // ABORT is queued on every connection before any waiting caller learns of the failure: a woken caller may
+            // close the runtime, and its close must come after the ABORT on each channel.
+            byte[] payload = Abort.of(reason, code, message).toBytes();
+            for (PeerLink peer : peers) {
+                if (peer != null && peer.channel != null && peer.channel.isActive() && peer.present()) {
+                    FrameHeader h = header(FrameType.ABORT, payload.length, peer.rank, 0, 0);
+                    writes.add(peer.channel.writeAndFlush(OutboundFrame.of(h, payload)));
+                }
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
         config.log().accept(failure.getMessage());
-        Abort abort = Abort.of(reason, code, message);
-        byte[] payload = abort.toBytes();
-        java.util.List<ChannelFuture> writes = new java.util.ArrayList<>();
-        for (PeerLink peer : peers) {
-            if (peer != null && peer.channel != null && peer.channel.isActive() && peer.present()) {
-                FrameHeader h = header(FrameType.ABORT, payload.length, peer.rank, 0, 0);
-                writes.add(peer.channel.writeAndFlush(OutboundFrame.of(h, payload)));
-            }
-        }
         for (ChannelFuture w : writes) {
             w.awaitUninterruptibly(1, TimeUnit.SECONDS);
         }
@@ -546,5 +590,54 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
+    }
+
+    // ---- collectives: CollectiveEngine -----------------------------------------------------------------------
+
+    private final CollectiveEngine collectives = new CollectiveEngine(this);
+
+    /** The engine, for tests that pass raw element type and operation codes. */
+    CollectiveEngine collectives() {
+        return collectives;
+    }
+
+    @Override
+    public void barrier() {
+        collectives.barrier();
+    }
+
+    @Override
+    public byte[] bcast(int root, byte[] dataAtRootOrNull) {
+        return collectives.bcast(root, dataAtRootOrNull);
+    }
+
+    @Override
+    public byte[] reduce(int root, byte[] data, org.sperli.ElementType type, org.sperli.ReduceOp op) {
+        return collectives.reduce(root, data, type, op);
+    }
+
+    @Override
+    public byte[] allreduce(byte[] data, org.sperli.ElementType type, org.sperli.ReduceOp op) {
+        return collectives.allreduce(data, type, op);
+    }
+
+    @Override
+    public java.util.List<byte[]> gather(int root, byte[] data) {
+        return collectives.gather(root, data);
+    }
+
+    @Override
+    public byte[] scatter(int root, java.util.List<byte[]> blocksAtRootOrNull) {
+        return collectives.scatter(root, blocksAtRootOrNull);
+    }
+
+    /**
+     * As {@link #sendFrame(int, FrameType, long, ByteBuffer)} with the payload in two parts, {@code head} then
+     * {@code body}, sent as one composite buffer so that a large body is never copied into a payload buffer.
+     */
+    ChannelFuture sendFrame(int dest, FrameType type, long epoch, ByteBuffer head, ByteBuffer body) {
+        Channel channel = liveChannel(dest);
+        FrameHeader header = header(type, head.remaining() + (long) body.remaining(), dest, 0, epoch);
+        return channel.writeAndFlush(new OutboundFrame(header, Unpooled.wrappedBuffer(head, body)));
     }
 }

@@ -1,0 +1,137 @@
+package org.sperli.bench;
+
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.sperli.Communicator;
+import org.sperli.ElementType;
+import org.sperli.ReduceOp;
+import org.sperli.runtime.RankRuntime;
+
+/**
+ * Time per call of the collectives over the star, every rank an {@link InProcessJob} thread on loopback TLS 1.3:
+ * {@code scripts/bench collectives [rounds]}.
+ *
+ * <p>Cases: allreduce of 1 MiB f64 sum at 2, 4 and 8 ranks; bcast of 16 MiB at 8 ranks (root 0; the largest
+ * collective data, 16 MiB less the 16-byte collective header); barrier at 8
+ * ranks. Each case warms up for {@link #WARM_UP_NS} (and at least one round), then runs {@code rounds} rounds
+ * (default 5). A round is {@code calls} calls in a row followed by one barrier, timed on rank 0; time per call is the
+ * round's time / calls, so a call that returns before the peers have its data (a bcast root returns once TLS took the
+ * bytes) is still charged with the delivery. Median and best round are shown; MB/s is the data size of one call per
+ * time per call (10^6 bytes). All ranks share this machine's cores, so encryption and decryption of every byte on
+ * every link compete for the same CPUs: the numbers compare implementations on one box, not a cluster.
+ */
+public final class CollectivesBench {
+    private static final long WARM_UP_NS = 1_000_000_000L;
+    private static final int DEFAULT_ROUNDS = 5;
+    private static final Duration LIMIT = Duration.ofSeconds(100);
+    /** The largest bcast: 16 MiB less the collective header, the most one COLLECTIVE frame carries. */
+    private static final int MAX_DATA = Communicator.MAX_COLLECTIVE_DATA;
+
+    /** One row: what rank r does per call, and how many calls make a round. */
+    private record Case(String label, int ranks, int calls, long dataBytes, CallFactory call) {
+    }
+
+    @FunctionalInterface
+    private interface CallFactory {
+        /** The per-call action of this rank, with its data prepared once, outside the timing. */
+        Consumer<RankRuntime> prepare(RankRuntime rt);
+    }
+
+    private record Row(Case c, double medianMs, double bestMs) {
+    }
+
+    private CollectivesBench() {
+    }
+
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_ROUNDS;
+        run(System.out, rounds);
+    }
+
+    static void run(PrintStream out, int rounds) {
+        out.printf(Locale.ROOT, "CollectivesBench  java.version=%s  vm=%s  cores=%d  %d rounds after %.1f s warm-up%n",
+                System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                Runtime.getRuntime().availableProcessors(), rounds, WARM_UP_NS / 1e9);
+        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s%n", "case", "ranks", "calls", "median ms/call",
+                "best ms/call", "median MB/s");
+        long started = System.nanoTime();
+        for (Case c : cases()) {
+            Row row = measure(c, rounds);
+            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s%n", c.label(), c.ranks(), c.calls(),
+                    row.medianMs(), row.bestMs(), c.dataBytes() == 0 ? "-"
+                            : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / row.medianMs()));
+        }
+        out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    private static List<Case> cases() {
+        int mib = 1 << 20;
+        return List.of(
+                allreduceF64(2, mib, 20),
+                allreduceF64(4, mib, 10),
+                allreduceF64(8, mib, 5),
+                new Case("bcast 16 MiB-16 B (root 0)", 8, 3, MAX_DATA, rt -> {
+                    byte[] data = rt.rank() == 0 ? new byte[MAX_DATA] : null;
+                    return r -> r.bcast(0, data);
+                }),
+                new Case("barrier", 8, 200, 0, rt -> RankRuntime::barrier));
+    }
+
+    private static Case allreduceF64(int ranks, int bytes, int calls) {
+        return new Case("allreduce f64 sum 1 MiB", ranks, calls, bytes, rt -> {
+            byte[] data = f64(bytes, rt.rank());
+            return r -> r.allreduce(data, ElementType.F64, ReduceOp.SUM);
+        });
+    }
+
+    /** Values in [-1, 1): sums of a few ranks stay finite and the fold does real float work. */
+    private static byte[] f64(int bytes, int rank) {
+        ByteBuffer le = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        SplittableRandom random = new SplittableRandom(rank);
+        while (le.hasRemaining()) {
+            le.putDouble(random.nextDouble(-1.0, 1.0));
+        }
+        return le.array();
+    }
+
+    /** Runs the case in one job; rank 0 times the rounds, the others keep step through the calls and barriers. */
+    private static Row measure(Case c, int rounds) {
+        List<double[]> perRank = new InProcessJob(c.ranks()).run(LIMIT, rt -> {
+            Consumer<RankRuntime> call = c.call().prepare(rt);
+            rt.barrier();
+            // Every rank must run the same number of warm-up rounds, so rank 0 decides and tells them.
+            long warmUpEnd = System.nanoTime() + WARM_UP_NS;
+            boolean more = true;
+            while (more) {
+                round(rt, call, c.calls());
+                byte[] flag = rt.bcast(0, rt.rank() == 0 ? new byte[] {(byte) (System.nanoTime() < warmUpEnd ? 1 : 0)}
+                        : null);
+                more = flag[0] == 1;
+            }
+            double[] msPerCall = new double[rounds];
+            for (int i = 0; i < rounds; i++) {
+                msPerCall[i] = round(rt, call, c.calls()) / 1e6 / c.calls();
+            }
+            return msPerCall;
+        });
+        double[] ms = perRank.get(0);
+        Arrays.sort(ms);
+        return new Row(c, ms[ms.length / 2], ms[0]);
+    }
+
+    private static long round(RankRuntime rt, Consumer<RankRuntime> call, int calls) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            call.accept(rt);
+        }
+        rt.barrier();
+        return System.nanoTime() - t0;
+    }
+}

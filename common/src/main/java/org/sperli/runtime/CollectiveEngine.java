@@ -1,0 +1,265 @@
+package org.sperli.runtime;
+
+import static org.sperli.protocol.payload.CollectiveHeader.FROM_ROOT;
+import static org.sperli.protocol.payload.CollectiveHeader.TOWARD_ROOT;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.sperli.ElementType;
+import org.sperli.ErrorCode;
+import org.sperli.ReduceOp;
+import org.sperli.collective.Combine;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.CollectiveHeader;
+import org.sperli.runtime.CollectiveWire.Outgoing;
+import org.sperli.runtime.CollectiveWire.Received;
+
+/**
+ * The six collectives of one rank over a star around the root (the COLLECTIVE section of the protocol, tables
+ * sections 4 and 10). Rank r sends only to the root and hears only from it; the root talks to every rank, and waits
+ * for contributions in ascending rank order so that the fold ((c0 op c1) op c2) ... never depends on timing.
+ *
+ * <p>Every call takes the next sequence number first, so a refused call still counts. Then come the checks a rank
+ * can make alone (H1618, nothing sent, the job goes on); with one rank the call ends there and returns its data as
+ * given. Phases: barrier 0 then 1 with empty data; bcast 1; reduce 0; allreduce 0 then 1; gather 0; scatter 1.
+ * Checks only one rank can make end the job through {@link CollectiveWire}.
+ *
+ * <p>Calls are serialised on this object: the collectives of a rank happen one at a time, in program order. The
+ * runtime is not yet constructed when this object is, so the constructor only keeps the reference.
+ */
+final class CollectiveEngine {
+    private static final byte[] EMPTY = new byte[0];
+
+    private final RankRuntime runtime;
+    private final CollectiveWire wire;
+    /** Collective calls made so far by this rank; the current call's sequence number. */
+    private long calls;
+
+    CollectiveEngine(RankRuntime runtime) {
+        this.runtime = runtime;
+        this.wire = new CollectiveWire(runtime);
+    }
+
+    /** Barrier at rank 0: every other rank sends phase 0, then rank 0 answers everyone with phase 1. */
+    synchronized void barrier() {
+        CollectiveCall call = next(CollectiveHeader.BARRIER, 0, 0, 0);
+        if (runtime.size() == 1) {
+            return;
+        }
+        List<SendRequest> sends = new ArrayList<>();
+        if (runtime.rank() == 0) {
+            for (int r = 1; r < runtime.size(); r++) {
+                receiveEmpty(r, call, TOWARD_ROOT);
+            }
+            sendToOthers(CollectiveWire.payload(call.header(FROM_ROOT), EMPTY), sends);
+        } else {
+            sends.add(wire.send(0, CollectiveWire.payload(call.header(TOWARD_ROOT), EMPTY)));
+            receiveEmpty(0, call, FROM_ROOT);
+        }
+        CollectiveWire.awaitAll(sends);
+    }
+
+    synchronized byte[] bcast(int root, byte[] dataAtRoot) {
+        CollectiveCall call = next(CollectiveHeader.BCAST, 0, 0, root);
+        checkRoot(root);
+        boolean atRoot = root == runtime.rank();
+        if (atRoot) {
+            CollectiveChecks.data(dataAtRoot);
+        }
+        if (runtime.size() == 1) {
+            return dataAtRoot;
+        }
+        if (atRoot) {
+            List<SendRequest> sends = new ArrayList<>();
+            sendToOthers(CollectiveWire.payload(call.header(FROM_ROOT), dataAtRoot), sends);
+            CollectiveWire.awaitAll(sends);
+            return dataAtRoot;
+        }
+        try (Received in = wire.receive(root, call, FROM_ROOT)) {
+            return copy(in.data());
+        }
+    }
+
+    synchronized byte[] reduce(int root, byte[] data, ElementType type, ReduceOp op) {
+        return reduce(root, data, CollectiveChecks.code(type), CollectiveChecks.code(op));
+    }
+
+    /** {@link #reduce(int, byte[], ElementType, ReduceOp)} with wire codes, so that every code can be refused. */
+    synchronized byte[] reduce(int root, byte[] data, int typeCode, int opCode) {
+        CollectiveCall call = next(CollectiveHeader.REDUCE, typeCode, opCode, root);
+        checkRoot(root);
+        CollectiveChecks.reduce(call, data);
+        if (runtime.size() == 1) {
+            return data;
+        }
+        if (root != runtime.rank()) {
+            CollectiveWire.awaitAll(List.of(wire.send(root, CollectiveWire.payload(call.header(TOWARD_ROOT), data))));
+            return null;
+        }
+        return fold(call, data);
+    }
+
+    synchronized byte[] allreduce(byte[] data, ElementType type, ReduceOp op) {
+        return allreduce(data, CollectiveChecks.code(type), CollectiveChecks.code(op));
+    }
+
+    /** Reduce at rank 0 (phase 0), then rank 0 sends the result to every rank (phase 1). */
+    synchronized byte[] allreduce(byte[] data, int typeCode, int opCode) {
+        CollectiveCall call = next(CollectiveHeader.ALLREDUCE, typeCode, opCode, 0);
+        CollectiveChecks.reduce(call, data);
+        if (runtime.size() == 1) {
+            return data;
+        }
+        List<SendRequest> sends = new ArrayList<>();
+        if (runtime.rank() == 0) {
+            byte[] result = fold(call, data);
+            sendToOthers(CollectiveWire.payload(call.header(FROM_ROOT), result), sends);
+            CollectiveWire.awaitAll(sends);
+            return result;
+        }
+        sends.add(wire.send(0, CollectiveWire.payload(call.header(TOWARD_ROOT), data)));
+        byte[] result;
+        try (Received in = wire.receive(0, call, FROM_ROOT)) {
+            if (in.data().remaining() != data.length) {
+                throw wire.mismatch(call, 0, "result length=" + in.data().remaining() + ", contribution "
+                        + data.length);
+            }
+            result = copy(in.data());
+        }
+        CollectiveWire.awaitAll(sends);
+        return result;
+    }
+
+    synchronized List<byte[]> gather(int root, byte[] data) {
+        CollectiveCall call = next(CollectiveHeader.GATHER, 0, 0, root);
+        checkRoot(root);
+        CollectiveChecks.data(data);
+        if (runtime.size() == 1) {
+            return Collections.singletonList(data);
+        }
+        if (root != runtime.rank()) {
+            CollectiveWire.awaitAll(List.of(wire.send(root, CollectiveWire.payload(call.header(TOWARD_ROOT), data))));
+            return null;
+        }
+        byte[][] blocks = new byte[runtime.size()][];
+        blocks[root] = data;
+        for (int r = 0; r < blocks.length; r++) {
+            if (r == root) {
+                continue;
+            }
+            try (Received in = wire.receive(r, call, TOWARD_ROOT)) {
+                // Lengths are compared with the root's own block (tables section 10).
+                if (in.data().remaining() != data.length) {
+                    throw wire.mismatch(call, r, "block length=" + in.data().remaining() + ", root's block "
+                            + data.length);
+                }
+                blocks[r] = copy(in.data());
+            }
+        }
+        return Collections.unmodifiableList(Arrays.asList(blocks));
+    }
+
+    synchronized byte[] scatter(int root, List<byte[]> blocksAtRoot) {
+        CollectiveCall call = next(CollectiveHeader.SCATTER, 0, 0, root);
+        checkRoot(root);
+        if (root != runtime.rank()) {
+            try (Received in = wire.receive(root, call, FROM_ROOT)) {
+                return copy(in.data());
+            }
+        }
+        checkBlocks(call, blocksAtRoot);
+        if (runtime.size() == 1) {
+            return blocksAtRoot.get(0);
+        }
+        List<SendRequest> sends = new ArrayList<>();
+        for (int r = 0; r < runtime.size(); r++) {
+            if (r != root) {
+                sends.add(wire.send(r, CollectiveWire.payload(call.header(FROM_ROOT), blocksAtRoot.get(r))));
+            }
+        }
+        CollectiveWire.awaitAll(sends);
+        return blocksAtRoot.get(root);
+    }
+
+    // ---- the root's work --------------------------------------------------------------------------------------
+
+    /**
+     * The root's fold of reduce and allreduce: contributions taken in ascending rank order, its own in its rank's
+     * place, each folded into the accumulator as the right operand. A contribution of another length than the
+     * root's ends the job: ABORT reason 3 with code 1618, because the lengths are the data of a call.
+     */
+    private byte[] fold(CollectiveCall call, byte[] own) {
+        ElementType type = ElementType.ofCode(call.elementType());
+        ReduceOp op = ReduceOp.ofCode(call.reduceOp());
+        int root = (int) call.root();
+        byte[] acc = null;
+        for (int r = 0; r < runtime.size(); r++) {
+            if (r == root) {
+                acc = acc == null ? own.clone() : combine(acc, ByteBuffer.wrap(own), type, op);
+                continue;
+            }
+            try (Received in = wire.receive(r, call, TOWARD_ROOT)) {
+                if (in.data().remaining() != own.length) {
+                    throw wire.endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1618, call, "contribution of rank "
+                            + r + " has length=" + in.data().remaining() + ", root's " + own.length);
+                }
+                acc = acc == null ? copy(in.data()) : combine(acc, in.data(), type, op);
+            }
+        }
+        return acc;
+    }
+
+    private static byte[] combine(byte[] acc, ByteBuffer b, ElementType type, ReduceOp op) {
+        Combine.into(ByteBuffer.wrap(acc), b, type, op);
+        return acc;
+    }
+
+    private void sendToOthers(Outgoing payload, List<SendRequest> sends) {
+        for (int r = 0; r < runtime.size(); r++) {
+            if (r != runtime.rank()) {
+                sends.add(wire.send(r, payload));
+            }
+        }
+    }
+
+    /** A barrier frame carries no data; one with data does not answer the call (H1617). */
+    private void receiveEmpty(int peer, CollectiveCall call, int phase) {
+        try (Received in = wire.receive(peer, call, phase)) {
+            if (in.data().hasRemaining()) {
+                throw wire.mismatch(call, peer, "barrier data length=" + in.data().remaining() + ", expected 0");
+            }
+        }
+    }
+
+    // ---- checks -----------------------------------------------------------------------------------------------
+
+    private CollectiveCall next(int operation, int typeCode, int opCode, int root) {
+        calls++;
+        return new CollectiveCall(operation, typeCode, opCode, root, calls);
+    }
+
+    private void checkRoot(int root) {
+        CollectiveChecks.root(root, runtime.size());
+    }
+
+    /**
+     * The scatter blocks only the root holds: one per rank, none null or over the limit. Anything else ends the
+     * job: ABORT reason 4, code 1618, and the root throws H1618.
+     */
+    private void checkBlocks(CollectiveCall call, List<byte[]> blocks) {
+        String fault = CollectiveChecks.blocksFault(blocks, runtime.size());
+        if (fault != null) {
+            throw wire.endJob(Abort.Reason.SCATTER_BLOCKS, ErrorCode.H1618, call, fault);
+        }
+    }
+
+    /** The received data as a new array; its length was bounded by the frame limit before it was read. */
+    private static byte[] copy(ByteBuffer data) {
+        byte[] out = new byte[data.remaining()];
+        data.duplicate().get(out);
+        return out;
+    }
+}

@@ -1,0 +1,117 @@
+package org.sperli.runtime;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.CollectiveHeader;
+import org.sperli.transport.Frame;
+
+/**
+ * The frames of the collectives: payloads out as [16-byte collective header][data] in COLLECTIVE frames (tag 0,
+ * header epoch 0), frames in checked against the call they answer, and the job-ending refusals that only one rank can
+ * make (ABORT reason 3 or 4).
+ *
+ * <p>Data of at most {@link #COPY_AT_MOST} bytes is copied behind the header into one array: one small allocation and
+ * a single buffer for TLS to encrypt cost less than a composite buffer's bookkeeping at that size. Larger data is
+ * never copied on the way out: the header and a wrapped view of the caller's array travel as two parts of one
+ * payload, so the caller must not change the array until the send completed ({@link #awaitAll}).
+ */
+final class CollectiveWire {
+    /** Largest data copied behind its header; larger data is sent from the caller's array itself. */
+    static final int COPY_AT_MOST = 8192;
+
+    private final RankRuntime runtime;
+
+    CollectiveWire(RankRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /**
+     * A payload built once and sendable to any number of peers: {@code body} is null when the data was copied into
+     * {@code head}.
+     */
+    record Outgoing(ByteBuffer head, ByteBuffer body) {
+    }
+
+    /** A checked frame and its data, a read-only slice valid until {@link #close} releases the frame. */
+    record Received(Frame frame, ByteBuffer data) implements AutoCloseable {
+        @Override
+        public void close() {
+            frame.release();
+        }
+    }
+
+    static Outgoing payload(CollectiveHeader header, ByteBuffer data) {
+        int n = data.remaining();
+        if (n > COPY_AT_MOST) {
+            // Not wrapped read-only: Netty would see no backing array and could take a slower path through TLS.
+            return new Outgoing(ByteBuffer.wrap(header.toBytes()), data.duplicate());
+        }
+        byte[] whole = new byte[CollectiveHeader.LENGTH + n];
+        ByteBuffer out = ByteBuffer.wrap(whole);
+        header.write(out);
+        out.put(data.duplicate());
+        return new Outgoing(ByteBuffer.wrap(whole), null);
+    }
+
+    static Outgoing payload(CollectiveHeader header, byte[] data) {
+        return payload(header, ByteBuffer.wrap(data));
+    }
+
+    /** Starts sending {@code payload} to {@code dest}; throws the job's failure or H1613 when it cannot start. */
+    SendRequest send(int dest, Outgoing payload) {
+        return new SendRequest(runtime, dest, payload.body() == null
+                ? runtime.sendFrame(dest, FrameType.COLLECTIVE, 0, payload.head().duplicate())
+                : runtime.sendFrame(dest, FrameType.COLLECTIVE, 0, payload.head().duplicate(),
+                        payload.body().duplicate()));
+    }
+
+    /** Waits until TLS has taken every send; throws the job's failure, or H1613 for a peer that is gone. */
+    static void awaitAll(List<SendRequest> sends) {
+        for (SendRequest send : sends) {
+            send.await();
+        }
+    }
+
+    /**
+     * Waits for the next COLLECTIVE frame from {@code peer} and checks its header against {@code call} in
+     * {@code phase}. A header that is cut, malformed or differs ends the job: ABORT reason 3, H1617. DATA frames that
+     * arrived before it stay queued for recv.
+     */
+    Received receive(int peer, CollectiveCall call, int phase) {
+        Frame frame = runtime.awaitCollective(peer);
+        ByteBuffer payload = frame.payload().nioBuffer();
+        String fault;
+        try {
+            fault = CollectiveHeader.read(payload).mismatch(call.header(phase));
+        } catch (SperliException e) {
+            fault = e.reason();
+        }
+        if (fault != null) {
+            frame.release();
+            throw mismatch(call, peer, fault);
+        }
+        return new Received(frame, CollectiveHeader.data(payload));
+    }
+
+    /** Ends the job because a frame from {@code peer} does not answer {@code call}: ABORT reason 3, H1617. */
+    SperliException mismatch(CollectiveCall call, int peer, String fault) {
+        return endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1617, call,
+                "frame from rank " + peer + ": " + fault);
+    }
+
+    /**
+     * Sends ABORT with {@code reason} and {@code code} to every rank and returns what this rank's call throws: the
+     * job's failure, which is this one unless another rank's ABORT or a lost peer came first.
+     */
+    SperliException endJob(Abort.Reason reason, ErrorCode code, CollectiveCall call, String fault) {
+        String message = "rank " + runtime.rank() + ", " + call + ": " + fault;
+        runtime.abort(reason, code, message, null);
+        SperliException failure = runtime.failure();
+        return failure == null ? new SperliException(code, message)
+                : new SperliException(failure.code(), failure.reason(), failure);
+    }
+}
