@@ -1,0 +1,105 @@
+package org.sperli.launcher.command;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import org.sperli.identity.JobKit;
+import org.sperli.jobspec.JobDescription.HostEntry;
+import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.launcher.ExitCodes;
+import org.sperli.launcher.LaunchEnvironment;
+import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.job.HostPlan;
+import org.sperli.launcher.job.HostSpec;
+import org.sperli.launcher.job.JobControl;
+import org.sperli.launcher.job.JobJar;
+import org.sperli.launcher.job.JobSupervisor;
+import org.sperli.launcher.job.LocalRanks;
+import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.report.Console;
+import org.sperli.launcher.report.JobSummary;
+import org.sperli.launcher.ssh.SshRanks;
+import org.sperli.launcher.ssh.SshSettings;
+import org.sperli.launcher.ssh.SshTransport;
+import org.sperli.protocol.Limits;
+
+/**
+ * The steps every command that runs a job takes, in this order, so that nothing starts before every check passed:
+ * the refused-host policy, the host plan (syntax, ports), the refused hosts (H1615, exit 3), the jar, then the job's
+ * identity, the starters and the supervisor; at the end, the summary.
+ */
+final class JobRunner {
+    /** Validity of the job CA and rank certificates: longer than any job should run, restarts included. */
+    static final Duration JOB_LIFETIME = Duration.ofDays(30);
+
+    /** Everything a job needs from the command line. */
+    record Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
+                   boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
+    }
+
+    private JobRunner() {
+    }
+
+    static int run(Request request, LaunchEnvironment environment, JobControl control, Console console) {
+        LaunchOptions launch = request.launch();
+        if (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS) {
+            throw LauncherException.usage("--silence-ms " + launch.silenceMs + " is not in " + Limits.MIN_SILENCE_MS
+                    + ".." + Limits.MAX_SILENCE_MS);
+        }
+        if (request.restartMax() < 0) {
+            throw LauncherException.usage("--restart-max " + request.restartMax() + " is negative");
+        }
+        RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(environment.variables(),
+                request.denyFileOrNull(), console::note);
+        HostPlan plan = HostPlan.build(request.hosts(), launch.portBase);
+        List<String> refused = plan.refusals(policy);
+        if (!refused.isEmpty()) {
+            refused.forEach(console::note);
+            console.note("nothing was started: " + refused.size() + " refused host" + (refused.size() == 1 ? "" : "s"));
+            return ExitCodes.HOST_REFUSED;
+        }
+        JobJar jar = JobJar.open(request.jar());
+        RankCommand command = RankCommand.of(launch.rankd, environment.variables());
+        long startNs = System.nanoTime();
+        JobKit kit = JobKit.create(plan.entries(), launch.silenceMs, JOB_LIFETIME, Instant.now(), new SecureRandom());
+        console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
+                + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
+        for (int rank = 0; rank < plan.size(); rank++) {
+            HostEntry e = plan.entries().get(rank);
+            console.detail("rank " + rank + ": " + e.host() + ":" + e.port()
+                    + (HostPlan.runsLocally(e.host(), request.forceSsh()) ? " (local process)" : " (ssh)"));
+        }
+        LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
+                environment.variables(), console);
+        SshRanks remote = needsSsh(plan, request.forceSsh())
+                ? new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
+                        console::detail), command, jar, request.jobArgs(), console)
+                : null;
+        JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
+                local, remote, console, InstantSource.system());
+        control.register(supervisor);
+        JobSupervisor.Result result = null;
+        try {
+            result = supervisor.run();
+        } finally {
+            if (remote != null) {
+                remote.close();
+            }
+            if (result != null) {
+                Duration took = Duration.ofNanos(System.nanoTime() - startNs);
+                console.note(new JobSummary(kit.job().hex(), plan.size(), result.incarnationsUsed(),
+                        request.restartMax(), took, result.exitStatus(), result.outcome(), result.lastStatuses())
+                        .text());
+            }
+            control.finished(supervisor);
+        }
+        return result.exitStatus();
+    }
+
+    private static boolean needsSsh(HostPlan plan, boolean forceSsh) {
+        return plan.entries().stream().anyMatch(e -> !HostPlan.runsLocally(e.host(), forceSsh));
+    }
+}

@@ -1,0 +1,31 @@
+package org.sperli.launcher.command;
+
+import org.sperli.launcher.job.HostPlan;
+import org.sperli.protocol.Limits;
+import picocli.CommandLine.Option;
+
+/** Options every command that starts ranks shares: the rank command, ports, silence limit, output, verbosity. */
+public final class LaunchOptions {
+    @Option(names = "--rankd", paramLabel = "CMD",
+            description = "Command that starts a rank, local and SSH alike (default: this launcher's java with"
+                    + " org.sperli.rankd.Main locally, sperli-rankd over SSH). It gets [--deny-hosts FILE]"
+                    + " --jar-sha256 HEX JAR [job args], the description on stdin, and must use the rank exit codes.")
+    String rankd;
+
+    @Option(names = "--port-base", paramLabel = "P", defaultValue = "" + HostPlan.DEFAULT_PORT_BASE,
+            description = "First port of ranks without host:port; ranks on one host get P, P+1, ... (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int portBase;
+
+    @Option(names = "--silence-ms", paramLabel = "N", defaultValue = "" + Limits.DEFAULT_SILENCE_MS,
+            description = "A peer silent this long is lost, " + Limits.MIN_SILENCE_MS + ".." + Limits.MAX_SILENCE_MS
+                    + " (default: ${DEFAULT-VALUE}). Raise it for ranks that may stall.")
+    long silenceMs;
+
+    @Option(names = "--no-prefix", description = "Do not prefix rank output lines with [rank N].")
+    boolean noPrefix;
+
+    @Option(names = {"-v", "--verbose"},
+            description = "Show what the launcher does, and stack traces on errors (also SPERLI_DEBUG=1).")
+    boolean verbose;
+}

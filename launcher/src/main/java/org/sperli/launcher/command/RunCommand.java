@@ -1,0 +1,92 @@
+package org.sperli.launcher.command;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.sperli.launcher.SperliCommand;
+import org.sperli.launcher.report.Console;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sperli run}: one rank per host entry. Checks everything first (hosts, refused hosts, jar), then starts the
+ * ranks, restarts the job when a rank fails (up to --restart-max times), and ends with a summary on stderr.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {
+            "Runs job.jar on one rank per host entry. Hosts named localhost or 127.0.0.1 run as local processes"
+                    + " unless --ssh is given; other hosts are reached over SSH (~/.ssh/config, id_* keys, strict"
+                    + " known_hosts). Refused hosts (SPERLI_REFUSED_HOSTS, host-a.invalid, host-b.invalid,"
+                    + " --deny-hosts) stop the launch before anything starts (H1615).",
+            "Rank output reaches this terminal as [rank N] lines. Ctrl-C or SIGTERM stops every rank."},
+        footerHeading = "%nEnvironment:%n",
+        footer = {
+            "  SPERLI_REFUSED_HOSTS    names that never run a rank; passed to local ranks",
+            "  SPERLI_RANKD_JAVA_OPTS  JVM options of local ranks (default rank command)",
+            "  SLURM_JOB_NODELIST      read by --hosts-from slurm, with SLURM_TASKS_PER_NODE",
+            "  SPERLI_DEBUG            like -v: stack traces on errors"},
+        sortOptions = false)
+public final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    private SperliCommand parent;
+
+    @Spec
+    private CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nHosts (exactly one):%n")
+    private HostOptions hosts;
+
+    @Option(names = "--restart-max", paramLabel = "N", defaultValue = "0",
+            description = "Restart the whole job at most N times after a rank fails (default: ${DEFAULT-VALUE}).")
+    private int restartMax;
+
+    @Option(names = "--deny-hosts", paramLabel = "FILE",
+            description = "More refused host names, one a line, # comments (adds to SPERLI_REFUSED_HOSTS).")
+    private Path denyHosts;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Checkpoint directory of every rank, the same path on each host (taken, not yet used).")
+    private Path checkpointDir;
+
+    @Option(names = "--ssh", description = "Use SSH for localhost and 127.0.0.1 too.")
+    private boolean ssh;
+
+    @Option(names = "--accept-new-host-keys",
+            description = "Accept an SSH host key not yet in known_hosts and record it there (a changed key is"
+                    + " still refused).")
+    private boolean acceptNewHostKeys;
+
+    @Option(names = "--ssh-dir", paramLabel = "DIR",
+            description = "Directory with config, known_hosts and id_* keys (default: ~/.ssh).")
+    private Path sshDir;
+
+    @Mixin
+    private LaunchOptions launch;
+
+    @Parameters(index = "0", paramLabel = "job.jar", description = "The job jar (manifest attribute Sperli-Job).")
+    private Path jar;
+
+    @Parameters(index = "1..*", paramLabel = "ARG", description = "Arguments of the job.")
+    private List<String> jobArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        var environment = parent.environment();
+        Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
+                environment.terminal(), launch.verbose || environment.debug());
+        if (checkpointDir != null) {
+            // Checkpoints are not wired yet: the option is accepted so job scripts need not change when they are.
+            console.detail("--checkpoint-dir " + checkpointDir + " is not passed to ranks yet; restarts start over");
+        }
+        JobRunner.Request request = new JobRunner.Request(hosts.specs(environment.variables()), launch, restartMax,
+                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs);
+        return JobRunner.run(request, environment, parent.jobControl(), console);
+    }
+}

@@ -1,0 +1,340 @@
+package org.sperli.launcher.job;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.sperli.identity.JobKit;
+import org.sperli.jobspec.JobDescription;
+import org.sperli.jobspec.JobDescription.HostEntry;
+import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.launcher.ExitCodes;
+import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.report.Console;
+
+/**
+ * Runs one job to its end: starts every rank of an incarnation, waits, and when a rank fails (or the job aborts, which
+ * makes every rank fail) ends the others and starts the whole job again with incarnation + 1, the same job id, CA and
+ * key, at most {@code restartMax} times. Before each incarnation every SSH host is made ready; a rank whose host cannot
+ * be reached moves to another listed host that the policy allows ({@link HostPlan#relocate}).
+ *
+ * <p>Ending ranks: SIGTERM to each (a rank turns it into ABORT reason 8), up to {@link #TERMINATE_GRACE} for all of
+ * them to go, then a kill, then up to {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher) does the
+ * same from another thread and no restart follows.
+ *
+ * <p>Not restarted, because another try cannot help: a rank that refused its description or jar (status 2), and a
+ * rank command the shell could not run (126, 127). Those end the job with {@link ExitCodes#START_FAILED}.
+ */
+public final class JobSupervisor {
+    /** How long ranks have after SIGTERM before they are killed. */
+    public static final Duration TERMINATE_GRACE = Duration.ofSeconds(5);
+    /** How long killed ranks have to be gone. */
+    public static final Duration KILL_WAIT = Duration.ofSeconds(5);
+    /** How often the wait for ranks looks at a stop request. */
+    private static final long POLL_MS = 100;
+
+    private final HostPlan plan;
+    private final RefusedHostPolicy policy;
+    private final int restartMax;
+    private final boolean forceSsh;
+    private final RankStarter local;
+    private final RankStarter remote;
+    private final Console console;
+    private final InstantSource clock;
+    private final Set<String> unreachable = new HashSet<>();
+    private volatile boolean stopRequested;
+    private JobKit kit;
+
+    /** The result of a job: the launcher's exit status and what to say about it. */
+    public record Result(int exitStatus, String outcome, long incarnationsUsed, List<Integer> lastStatuses) {
+    }
+
+    /**
+     * @param remote starter for hosts that are not local; may be null when every host of the plan runs locally
+     */
+    public JobSupervisor(HostPlan plan, JobKit kit, RefusedHostPolicy policy, int restartMax, boolean forceSsh,
+                         RankStarter local, RankStarter remote, Console console, InstantSource clock) {
+        this.plan = plan;
+        this.kit = kit;
+        this.policy = policy;
+        this.restartMax = restartMax;
+        this.forceSsh = forceSsh;
+        this.local = local;
+        this.remote = remote;
+        this.console = console;
+        this.clock = clock;
+    }
+
+    /** Asks the job to end: every rank is stopped and no restart follows. Safe from any thread. */
+    public void stop() {
+        stopRequested = true;
+    }
+
+    /** The kit as it is now (ranks may have moved). */
+    public synchronized JobKit kit() {
+        return kit;
+    }
+
+    /** Runs incarnations until the job completes, fails for good, or is stopped. */
+    public Result run() {
+        List<Integer> statuses = notStarted();
+        long incarnation = 0;
+        String lastFailure = "no rank started";
+        while (incarnation <= restartMax) {
+            if (stopRequested) {
+                return stopped(incarnation, statuses);
+            }
+            incarnation++;
+            try {
+                prepareHosts();
+            } catch (LauncherException e) {
+                return new Result(e.exitCode(), e.getMessage(), incarnation, statuses);
+            }
+            List<RankProcess> ranks = new ArrayList<>();
+            Failure failure;
+            try {
+                failure = startAll(incarnation, ranks);
+                if (failure == null) {
+                    failure = await(ranks);
+                }
+            } finally {
+                console.endProgress();
+                endAll(ranks);
+            }
+            statuses = statuses(ranks);
+            if (failure == null) {
+                return new Result(ExitCodes.COMPLETED, "completed", incarnation, statuses);
+            }
+            if (failure.stopped()) {
+                return stopped(incarnation, statuses);
+            }
+            lastFailure = failure.describe();
+            if (failure.permanent()) {
+                return new Result(ExitCodes.START_FAILED, lastFailure, incarnation, statuses);
+            }
+            if (incarnation <= restartMax) {
+                console.note(lastFailure + "; restarting the job as incarnation " + (incarnation + 1)
+                        + " (restart " + incarnation + " of " + restartMax + ")");
+            }
+        }
+        return new Result(ExitCodes.JOB_FAILED, lastFailure + (restartMax == 0 ? "" : " (restarts used up)"),
+                incarnation, statuses);
+    }
+
+    /** Connects every SSH host of the current host list, moving ranks off hosts that cannot be reached. */
+    private void prepareHosts() {
+        Set<String> ready = new HashSet<>();
+        boolean moved = true;
+        while (moved) {
+            moved = false;
+            for (String host : remoteHosts()) {
+                if (ready.contains(host)) {
+                    continue;
+                }
+                try {
+                    remote.prepare(host);
+                    ready.add(host);
+                } catch (HostUnreachableException e) {
+                    console.note(e.getMessage());
+                    unreachable.add(host);
+                    moveRanksOff(host, e);
+                    moved = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    private Set<String> remoteHosts() {
+        Set<String> hosts = new LinkedHashSet<>();
+        for (HostEntry e : kit().hosts()) {
+            if (!HostPlan.runsLocally(e.host(), forceSsh)) {
+                hosts.add(e.host());
+            }
+        }
+        if (!hosts.isEmpty() && remote == null) {
+            throw new IllegalStateException("remote hosts " + hosts + " but no SSH starter");
+        }
+        return hosts;
+    }
+
+    private synchronized void moveRanksOff(String host, HostUnreachableException cause) {
+        for (int rank = 0; rank < kit.size(); rank++) {
+            List<HostEntry> current = kit.hosts();
+            if (!current.get(rank).host().equals(host)) {
+                continue;
+            }
+            Optional<HostEntry> to = plan.relocate(rank, current, unreachable, policy);
+            if (to.isEmpty()) {
+                throw LauncherException.startFailed("rank " + rank + ": " + cause.getMessage()
+                        + ", and no other listed host is left to move it to", cause);
+            }
+            console.note("rank " + rank + " moves from " + host + " to " + to.get().host() + ":" + to.get().port());
+            kit = kit.withHost(rank, to.get());
+        }
+    }
+
+    /** Starts every rank; returns a failure when one could not be started, else null. */
+    private Failure startAll(long incarnation, List<RankProcess> ranks) {
+        JobKit k = kit();
+        int size = k.size();
+        for (int rank = 0; rank < size; rank++) {
+            if (stopRequested) {
+                return Failure.stoppedByOperator();
+            }
+            HostEntry entry = k.hosts().get(rank);
+            boolean isLocal = HostPlan.runsLocally(entry.host(), forceSsh);
+            JobDescription description = k.description(rank, incarnation, clock.instant());
+            byte[] line = description.toHexLineBytes();
+            description.destroySecrets();
+            try {
+                ranks.add((isLocal ? local : remote).start(rank, entry, line));
+            } catch (IOException e) {
+                String what = "rank " + rank + " could not be started " + (isLocal ? "locally" : "on " + entry.host())
+                        + ": " + e.getMessage();
+                // A local command that cannot run will not run next time either; a remote host may come back.
+                return isLocal ? Failure.permanentFailure(what) : Failure.restartable(what);
+            } finally {
+                Arrays.fill(line, (byte) 0);
+            }
+            console.progress("incarnation " + incarnation + ": ranks started " + (rank + 1) + "/" + size
+                    + ", connected " + (rank + 1) + "/" + size + ", running " + (rank + 1) + "/" + size);
+        }
+        String running = "incarnation " + incarnation + ": all " + size + " ranks running";
+        if (!console.finishProgress(running)) {
+            console.detail(running);
+        }
+        return null;
+    }
+
+    /** Waits until every rank exited 0 (null), one failed, or a stop was requested. */
+    private Failure await(List<RankProcess> ranks) {
+        BlockingQueue<RankProcess> ended = new LinkedBlockingQueue<>();
+        for (RankProcess p : ranks) {
+            p.exited().whenComplete((status, error) -> ended.add(p));
+        }
+        int completed = 0;
+        while (completed < ranks.size()) {
+            if (stopRequested) {
+                return Failure.stoppedByOperator();
+            }
+            RankProcess p;
+            try {
+                p = ended.poll(POLL_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Failure.stoppedByOperator();
+            }
+            if (p == null) {
+                continue;
+            }
+            int status = status(p);
+            if (status != 0) {
+                return Failure.ofRank(p, status);
+            }
+            completed++;
+        }
+        return null;
+    }
+
+    /** SIGTERM to every rank still running, a bounded wait, then kill and another bounded wait. */
+    private void endAll(List<RankProcess> ranks) {
+        List<RankProcess> alive = ranks.stream().filter(RankProcess::isAlive).toList();
+        if (alive.isEmpty()) {
+            return;
+        }
+        alive.forEach(RankProcess::terminate);
+        if (!waitGone(alive, TERMINATE_GRACE)) {
+            for (RankProcess p : alive) {
+                if (p.isAlive()) {
+                    console.detail("rank " + p.rank() + " (" + p.where() + ") still running after SIGTERM; killing it");
+                    p.kill();
+                }
+            }
+            if (!waitGone(alive, KILL_WAIT)) {
+                for (RankProcess p : alive) {
+                    if (p.isAlive()) {
+                        console.note("rank " + p.rank() + " (" + p.where() + ") did not end after a kill");
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean waitGone(List<RankProcess> ranks, Duration limit) {
+        long deadlineNs = System.nanoTime() + limit.toNanos();
+        for (RankProcess p : ranks) {
+            long leftNs = deadlineNs - System.nanoTime();
+            try {
+                p.exited().get(Math.max(0, leftNs), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                if (p.isAlive()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private Result stopped(long incarnation, List<Integer> statuses) {
+        return new Result(ExitCodes.TERMINATED, "stopped by the operator", incarnation, statuses);
+    }
+
+    private List<Integer> notStarted() {
+        return java.util.Collections.nCopies(kit().size(), -1);
+    }
+
+    private List<Integer> statuses(List<RankProcess> ranks) {
+        List<Integer> statuses = new ArrayList<>(notStarted());
+        for (RankProcess p : ranks) {
+            statuses.set(p.rank(), p.exited().isDone() ? status(p) : -1);
+        }
+        return statuses;
+    }
+
+    private static int status(RankProcess p) {
+        try {
+            return p.exited().getNow(-1);
+        } catch (RuntimeException e) {
+            return RankProcess.LOST;
+        }
+    }
+
+    /** Why an incarnation ended. */
+    private record Failure(String what, boolean stopped, boolean permanent) {
+        static Failure stoppedByOperator() {
+            return new Failure("stopped by the operator", true, false);
+        }
+
+        static Failure permanentFailure(String what) {
+            return new Failure(what, false, true);
+        }
+
+        static Failure restartable(String what) {
+            return new Failure(what, false, false);
+        }
+
+        static Failure ofRank(RankProcess p, int status) {
+            String last = p.lastStderrLine();
+            String what = "rank " + p.rank() + " (" + p.where() + ") " + RankStatus.describe(status)
+                    + (last.isEmpty() ? "" : ": " + last);
+            return new Failure(what, false, RankStatus.isFinal(status));
+        }
+
+        String describe() {
+            return what;
+        }
+    }
+}

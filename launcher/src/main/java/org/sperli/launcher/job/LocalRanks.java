@@ -1,0 +1,128 @@
+package org.sperli.launcher.job;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.sperli.jobspec.JobDescription.HostEntry;
+import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.launcher.report.Console;
+
+/**
+ * Starts ranks as child processes of the launcher (hosts localhost and 127.0.0.1 without --ssh). The child gets the
+ * launcher's environment, except that SPERLI_REFUSED_HOSTS is the launcher's own view of it (so a rank refuses the
+ * same hosts), and the deny file is passed on with {@code --deny-hosts}.
+ */
+public final class LocalRanks implements RankStarter {
+    /** How long a rank's output may go on after the rank ended (a grandchild holding the pipe) before it is cut. */
+    public static final long OUTPUT_DRAIN_MS = 2000;
+
+    private final RankCommand command;
+    private final JobJar jar;
+    private final List<String> jobArgs;
+    private final Path denyFileOrNull;
+    private final Map<String, String> environment;
+    private final Console console;
+
+    public LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
+                      Map<String, String> environment, Console console) {
+        this.command = command;
+        this.jar = jar;
+        this.jobArgs = List.copyOf(jobArgs);
+        this.denyFileOrNull = denyFileOrNull;
+        this.environment = environment;
+        this.console = console;
+    }
+
+    @Override
+    public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command.localArgv(denyFileOrNull, jar, jobArgs));
+        String refused = environment.get(RefusedHostPolicy.ENV_VARIABLE);
+        if (refused == null) {
+            builder.environment().remove(RefusedHostPolicy.ENV_VARIABLE);
+        } else {
+            builder.environment().put(RefusedHostPolicy.ENV_VARIABLE, refused);
+        }
+        Process process = builder.start();
+        Local local = new Local(rank, process, console);
+        try (OutputStream stdin = process.getOutputStream()) {
+            stdin.write(hexLine);
+        } catch (IOException e) {
+            // The rank ended before it read its line; its exit status and stderr say why.
+            console.detail("rank " + rank + ": stdin closed early: " + e.getMessage());
+        }
+        return local;
+    }
+
+    /** A rank that is a child process. */
+    private static final class Local implements RankProcess {
+        private final int rank;
+        private final Process process;
+        private final RankOutput stderr;
+        private final CompletableFuture<Integer> exited;
+
+        Local(int rank, Process process, Console console) {
+            this.rank = rank;
+            this.process = process;
+            RankOutput stdout = new RankOutput(console, rank, false);
+            this.stderr = new RankOutput(console, rank, true);
+            CompletableFuture<Void> out = pump(process.getInputStream(), stdout, "stdout");
+            CompletableFuture<Void> err = pump(process.getErrorStream(), stderr, "stderr");
+            CompletableFuture<Void> drained = CompletableFuture.allOf(out, err);
+            this.exited = process.onExit()
+                    .thenCompose(p -> drained.completeOnTimeout(null, OUTPUT_DRAIN_MS, TimeUnit.MILLISECONDS))
+                    .thenApply(v -> process.exitValue());
+        }
+
+        private CompletableFuture<Void> pump(InputStream in, RankOutput sink, String name) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try (in; sink) {
+                    in.transferTo(sink);
+                } catch (IOException e) {
+                    // The pipe closed under us: the process is gone, nothing more to read.
+                } finally {
+                    done.complete(null);
+                }
+            }, "rank-" + rank + "-" + name);
+            t.setDaemon(true);
+            t.start();
+            return done;
+        }
+
+        @Override
+        public int rank() {
+            return rank;
+        }
+
+        @Override
+        public String where() {
+            return "local pid " + process.pid();
+        }
+
+        @Override
+        public CompletableFuture<Integer> exited() {
+            return exited;
+        }
+
+        @Override
+        public String lastStderrLine() {
+            return stderr.lastLine();
+        }
+
+        @Override
+        public void terminate() {
+            process.destroy();
+        }
+
+        @Override
+        public void kill() {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package org.sperli.launcher.job;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
+ * (which must read the description line on stdin and use the documented exit statuses). Its arguments are always
+ * {@code [--deny-hosts FILE] --jar-sha256 HEX JAR [job args...]}.
+ *
+ * <p>Local default: this JVM's {@code java} with this JVM's class path and {@code org.sperli.rankd.Main}, so a local
+ * job needs nothing installed; the rank inherits this JVM's temporary directory, and {@value #JAVA_OPTS_VARIABLE}
+ * (blank-separated, as for {@code scripts/sperli-rankd}) adds JVM options. SSH default: {@code sperli-rankd}
+ * on the remote PATH. {@code --rankd CMD} replaces both: split into words for a local process, passed to the remote
+ * shell as written for SSH.
+ */
+public final class RankCommand {
+    /** The rank daemon's main class, run in-process-free as a child JVM for local ranks. */
+    public static final String RANKD_MAIN = "org.sperli.rankd.Main";
+    /** What SSH ranks run unless --rankd says otherwise. */
+    public static final String REMOTE_DEFAULT = "sperli-rankd";
+    /** JVM options of local ranks started with the default command. */
+    public static final String JAVA_OPTS_VARIABLE = "SPERLI_RANKD_JAVA_OPTS";
+
+    private final List<String> localWords;
+    private final String remoteCommand;
+
+    private RankCommand(List<String> localWords, String remoteCommand) {
+        this.localWords = List.copyOf(localWords);
+        this.remoteCommand = remoteCommand;
+    }
+
+    /**
+     * The defaults, or {@code --rankd CMD} for local and SSH ranks alike when {@code overrideOrNull} is given;
+     * {@code env} supplies {@value #JAVA_OPTS_VARIABLE}.
+     */
+    public static RankCommand of(String overrideOrNull, Map<String, String> env) {
+        if (overrideOrNull != null) {
+            return new RankCommand(CommandWords.split(overrideOrNull), overrideOrNull.strip());
+        }
+        List<String> words = new ArrayList<>();
+        words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String options = env.getOrDefault(JAVA_OPTS_VARIABLE, "").strip();
+        if (!options.isEmpty()) {
+            words.addAll(List.of(options.split("\\s+")));
+        }
+        words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
+        words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
+        return new RankCommand(words, REMOTE_DEFAULT);
+    }
+
+    /** The argument vector of a local rank. */
+    public List<String> localArgv(Path denyFileOrNull, JobJar jar, List<String> jobArgs) {
+        List<String> argv = new ArrayList<>(localWords);
+        if (denyFileOrNull != null) {
+            argv.add("--deny-hosts");
+            argv.add(denyFileOrNull.toAbsolutePath().toString());
+        }
+        argv.add("--jar-sha256");
+        argv.add(jar.sha256Hex());
+        argv.add(jar.path().toString());
+        argv.addAll(jobArgs);
+        return argv;
+    }
+
+    /** The command line an SSH rank's remote shell runs; the job arguments are quoted for it. */
+    public String remoteLine(String jarSha256Hex, String remoteJar, List<String> jobArgs) {
+        StringBuilder line = new StringBuilder(remoteCommand)
+                .append(" --jar-sha256 ").append(jarSha256Hex)
+                .append(' ').append(CommandWords.quote(remoteJar));
+        for (String arg : jobArgs) {
+            line.append(' ').append(CommandWords.quote(arg));
+        }
+        return line.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "RankCommand[local=" + localWords + ", remote=" + remoteCommand + "]";
+    }
+}

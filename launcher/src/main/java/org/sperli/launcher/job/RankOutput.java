@@ -1,0 +1,73 @@
+package org.sperli.launcher.job;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.sperli.launcher.report.Console;
+
+/**
+ * One output stream of a rank, cut into lines for the console. A line end is LF (a CR before it is dropped); a line
+ * longer than {@link #MAX_LINE} bytes is passed on in pieces of that size, so a rank that never ends a line cannot
+ * fill the launcher's memory. What is left at {@link #close} is passed on as a last line.
+ */
+public final class RankOutput extends OutputStream {
+    /** Longest piece of a line held before it is passed on. */
+    public static final int MAX_LINE = 64 * 1024;
+
+    private final Console console;
+    private final int rank;
+    private final boolean stderr;
+    private byte[] buffer = new byte[256];
+    private int length;
+    private volatile String lastLine = "";
+
+    public RankOutput(Console console, int rank, boolean stderr) {
+        this.console = console;
+        this.rank = rank;
+        this.stderr = stderr;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+        if (b == '\n') {
+            emit();
+            return;
+        }
+        if (length == MAX_LINE) {
+            emit();
+        }
+        if (length == buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.min(MAX_LINE, buffer.length * 2));
+        }
+        buffer[length++] = (byte) b;
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) {
+        for (int i = off; i < off + len; i++) {
+            write(b[i]);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (length > 0) {
+            emit();
+        }
+    }
+
+    /** The last whole line seen. */
+    public String lastLine() {
+        return lastLine;
+    }
+
+    private void emit() {
+        int end = length > 0 && buffer[length - 1] == '\r' ? length - 1 : length;
+        String line = new String(buffer, 0, end, StandardCharsets.UTF_8);
+        length = 0;
+        if (!line.isBlank()) {
+            lastLine = line;
+        }
+        console.rankLine(rank, stderr, line);
+    }
+}

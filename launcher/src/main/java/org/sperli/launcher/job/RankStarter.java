@@ -1,0 +1,22 @@
+package org.sperli.launcher.job;
+
+import java.io.IOException;
+import org.sperli.jobspec.JobDescription.HostEntry;
+
+/** Starts ranks on one kind of host: local processes, or SSH channels (org.sperli.launcher.ssh). */
+public interface RankStarter {
+    /**
+     * Makes {@code host} ready before ranks start there (for SSH: connect, log in, stage the jar); does nothing for
+     * local ranks. Called before every incarnation; cheap when the host is still ready.
+     *
+     * @throws HostUnreachableException when the host cannot be reached: its ranks move to another host
+     */
+    default void prepare(String host) throws HostUnreachableException {
+    }
+
+    /**
+     * Starts rank {@code rank} at {@code entry}, writes {@code hexLine} (the description line, with its line feed) to
+     * its stdin and closes stdin. The caller wipes {@code hexLine} afterwards.
+     */
+    RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException;
+}

@@ -1,0 +1,102 @@
+package org.sperli.launcher.report;
+
+import java.io.PrintWriter;
+import java.util.Objects;
+
+/**
+ * Where everything the launcher shows goes: rank output lines (stdout lines to {@code out}, stderr lines to
+ * {@code err}, each prefixed {@code [rank N] } unless prefixes are off), the launcher's own notes to {@code err}, and
+ * on a terminal a one-line progress display on {@code err} that is erased before any other line and drawn again
+ * after it. All methods are safe to call from the output pumps of many ranks at once; a line is never split.
+ */
+public final class Console {
+    private static final String ERASE_LINE = "\r\u001b[K";
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean prefix;
+    private final boolean terminal;
+    private final boolean verbose;
+    private String progress;
+
+    public Console(PrintWriter out, PrintWriter err, boolean prefix, boolean terminal, boolean verbose) {
+        this.out = Objects.requireNonNull(out);
+        this.err = Objects.requireNonNull(err);
+        this.prefix = prefix;
+        this.terminal = terminal;
+        this.verbose = verbose;
+    }
+
+    /** One line a rank wrote, without its line end. */
+    public synchronized void rankLine(int rank, boolean stderr, String line) {
+        PrintWriter target = stderr ? err : out;
+        hideProgress();
+        target.println(prefix ? "[rank " + rank + "] " + line : line);
+        target.flush();
+        showProgress();
+    }
+
+    /** A note of the launcher, on stderr: {@code sperli: ...}. */
+    public synchronized void note(String line) {
+        hideProgress();
+        err.println("sperli: " + line);
+        err.flush();
+        showProgress();
+    }
+
+    /** A note shown only with -v or SPERLI_DEBUG. */
+    public void detail(String line) {
+        if (verbose) {
+            note(line);
+        }
+    }
+
+    public boolean verbose() {
+        return verbose;
+    }
+
+    /** Replaces the progress line (terminal only; elsewhere nothing is shown). */
+    public synchronized void progress(String text) {
+        if (!terminal) {
+            return;
+        }
+        hideProgress();
+        progress = text;
+        showProgress();
+    }
+
+    /**
+     * Replaces the progress line with {@code text} as a note: the launch is over. Returns false (and shows nothing)
+     * when no progress line was shown.
+     */
+    public synchronized boolean finishProgress(String text) {
+        if (progress == null) {
+            return false;
+        }
+        hideProgress();
+        progress = null;
+        err.println("sperli: " + text);
+        err.flush();
+        return true;
+    }
+
+    /** Removes the progress line for good. */
+    public synchronized void endProgress() {
+        hideProgress();
+        progress = null;
+    }
+
+    private void hideProgress() {
+        if (progress != null) {
+            err.print(ERASE_LINE);
+            err.flush();
+        }
+    }
+
+    private void showProgress() {
+        if (progress != null) {
+            err.print("sperli: " + progress);
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package org.sperli.launcher.ssh;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.sftp.client.SftpClient;
+import org.apache.sshd.sftp.client.SftpClientFactory;
+import org.apache.sshd.sftp.common.SftpConstants;
+import org.apache.sshd.sftp.common.SftpException;
+import org.sperli.launcher.job.JobJar;
+
+/**
+ * Puts the job jar on a host over SFTP, into a content-addressed cache under the login directory:
+ * {@code ~/.cache/sperli/jars/<sha256>.jar}. A host that already holds that file with the jar's size keeps it; the
+ * rank checks the SHA-256 before it loads a class ({@code --jar-sha256}), so a damaged cache entry is refused there,
+ * never run. A new copy is written under a temporary name and renamed into place, so the cache name only ever holds
+ * a whole file.
+ */
+final class JarStager {
+    /** The cache directory, relative to the login (home) directory, which is where SFTP and exec start. */
+    static final String CACHE_DIR = ".cache/sperli/jars";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private JarStager() {
+    }
+
+    /** The jar's path on the host, relative to the login directory. */
+    static String remotePath(JobJar jar) {
+        return CACHE_DIR + "/" + jar.sha256Hex() + ".jar";
+    }
+
+    /**
+     * Makes sure {@code session}'s host holds the jar; returns true when it was copied, false when it was there.
+     */
+    static boolean stage(ClientSession session, JobJar jar) throws IOException {
+        String target = remotePath(jar);
+        try (SftpClient sftp = SftpClientFactory.instance().createSftpClient(session)) {
+            if (holds(sftp, target, jar.size())) {
+                return false;
+            }
+            mkdirs(sftp, CACHE_DIR);
+            String temporary = target + ".tmp-" + HexFormat.of().formatHex(randomBytes());
+            try {
+                try (OutputStream out = sftp.write(temporary)) {
+                    Files.copy(jar.path(), out);
+                }
+                sftp.rename(temporary, target);
+            } catch (IOException e) {
+                removeQuietly(sftp, temporary);
+                // Another launcher may have put the same jar there first.
+                if (holds(sftp, target, jar.size())) {
+                    return false;
+                }
+                throw e;
+            }
+            return true;
+        }
+    }
+
+    private static boolean holds(SftpClient sftp, String path, long size) throws IOException {
+        try {
+            SftpClient.Attributes a = sftp.stat(path);
+            return a.isRegularFile() && a.getSize() == size;
+        } catch (SftpException e) {
+            if (e.getStatus() == SftpConstants.SSH_FX_NO_SUCH_FILE) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static void mkdirs(SftpClient sftp, String dir) throws IOException {
+        StringBuilder path = new StringBuilder();
+        for (String part : dir.split("/")) {
+            path.append(path.length() == 0 ? "" : "/").append(part);
+            String p = path.toString();
+            try {
+                if (sftp.stat(p).isDirectory()) {
+                    continue;
+                }
+                throw new IOException(p + " exists on the host and is not a directory");
+            } catch (SftpException e) {
+                if (e.getStatus() != SftpConstants.SSH_FX_NO_SUCH_FILE) {
+                    throw e;
+                }
+            }
+            sftp.mkdir(p);
+        }
+    }
+
+    private static void removeQuietly(SftpClient sftp, String path) {
+        try {
+            sftp.remove(path);
+        } catch (IOException e) {
+            // Nothing was written there, or it is gone already.
+        }
+    }
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+}

@@ -1,0 +1,160 @@
+package org.sperli.launcher.ssh;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.config.hosts.ConfigFileHostEntryResolver;
+import org.apache.sshd.client.config.hosts.HostConfigEntry;
+import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
+import org.apache.sshd.client.future.AuthFuture;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.future.CancelOption;
+import org.apache.sshd.core.CoreModuleProperties;
+import org.apache.sshd.sftp.SftpModuleProperties;
+import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.job.HostUnreachableException;
+
+/**
+ * The one SSH client of a launcher run (Apache MINA SSHD): the user's keys from the SSH directory, its {@code config}
+ * for HostName, Port, User and IdentityFile, strict {@code known_hosts} checking ({@link HostKeyPolicy}), and every
+ * connect, login and channel open bounded by a named {@link Duration}.
+ *
+ * <p>A connect that fails or times out means the host cannot be reached ({@link HostUnreachableException}: its ranks
+ * move). A refused host key or login is the operator's to fix and ends the run ({@link LauncherException}, exit 4).
+ */
+public final class SshTransport implements AutoCloseable {
+    /** TCP connect and SSH session set-up. */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
+    /** Key exchange, host-key check and user authentication. */
+    public static final Duration AUTH_TIMEOUT = Duration.ofSeconds(20);
+    /** Opening an exec or SFTP channel. */
+    public static final Duration CHANNEL_OPEN_TIMEOUT = Duration.ofSeconds(15);
+    /** A small remote command (kill) to finish. */
+    public static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** Keep-alive requests on an otherwise quiet session, so a dead host is noticed and idle links stay up. */
+    public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
+    /** Keep-alive replies missed before the session counts as lost (about a minute). */
+    public static final int HEARTBEAT_NO_REPLY_MAX = 4;
+    /** Closing the client at the end of the run. */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private static final int DEFAULT_SSH_PORT = 22;
+
+    private final SshClient client;
+    private final SshSettings settings;
+
+    private SshTransport(SshClient client, SshSettings settings) {
+        this.client = client;
+        this.settings = settings;
+    }
+
+    /** Starts the client; {@code notes} gets messages about skipped keys. */
+    public static SshTransport start(SshSettings settings, Consumer<String> notes) {
+        SshClient client = SshClient.setUpDefaultClient();
+        client.setServerKeyVerifier(new HostKeyPolicy(settings.knownHosts(), settings.acceptNewHostKeys()));
+        client.setKeyIdentityProvider(UserKeys.load(settings.sshDir(), notes));
+        client.setHostConfigEntryResolver(java.nio.file.Files.exists(settings.config())
+                ? new ConfigFileHostEntryResolver(settings.config()) : HostConfigEntryResolver.EMPTY);
+        // A rank may compute for hours without output: no idle timeout, but keep-alives that notice a dead host.
+        CoreModuleProperties.IDLE_TIMEOUT.set(client, Duration.ZERO);
+        CoreModuleProperties.HEARTBEAT_INTERVAL.set(client, HEARTBEAT_INTERVAL);
+        CoreModuleProperties.HEARTBEAT_NO_REPLY_MAX.set(client, HEARTBEAT_NO_REPLY_MAX);
+        CoreModuleProperties.AUTH_TIMEOUT.set(client, AUTH_TIMEOUT);
+        SftpModuleProperties.SFTP_CHANNEL_OPEN_TIMEOUT.set(client, CHANNEL_OPEN_TIMEOUT);
+        client.start();
+        return new SshTransport(client, settings);
+    }
+
+    /** A logged-in session to {@code host} (as the config resolves it). */
+    public ClientSession connect(String host) throws HostUnreachableException {
+        ClientSession session;
+        try {
+            session = client.connect(resolve(host), null, null)
+                    .verify(CONNECT_TIMEOUT, CancelOption.CANCEL_ON_TIMEOUT)
+                    .getSession();
+        } catch (IOException e) {
+            throw new HostUnreachableException(host, reason(e), e);
+        }
+        AuthFuture auth;
+        boolean done;
+        try {
+            auth = session.auth();
+            done = auth.await(AUTH_TIMEOUT, CancelOption.CANCEL_ON_TIMEOUT);
+        } catch (IOException e) {
+            closeQuietly(session);
+            throw new HostUnreachableException(host, reason(e), e);
+        }
+        if (done && auth.isSuccess()) {
+            return session;
+        }
+        String refusal = HostKeyPolicy.refusal(session);
+        closeQuietly(session);
+        if (refusal != null) {
+            throw LauncherException.startFailed("SSH to " + host + " refused: " + refusal, auth.getException());
+        }
+        if (!done) {
+            throw new HostUnreachableException(host, "no login within " + AUTH_TIMEOUT.toSeconds() + " s", null);
+        }
+        Throwable e = auth.getException();
+        throw LauncherException.startFailed("SSH login to " + host + " as " + user(session) + " failed: "
+                + (e == null ? "no key was accepted" : reason(e)) + " (keys: " + settings.sshDir()
+                + "/id_* and IdentityFile of its config)", e);
+    }
+
+    /**
+     * The config's view of {@code host} (HostName, Port, User, IdentityFile), with port 22 and the default user where
+     * it names none. Asked with no port and no user, because MINA SSHD lets given values override the config, as
+     * {@code ssh -p} does.
+     */
+    private HostConfigEntry resolve(String host) {
+        HostConfigEntry entry;
+        try {
+            entry = client.getHostConfigEntryResolver().resolveEffectiveHost(host, 0, null, null, null, null);
+        } catch (IOException e) {
+            throw LauncherException.startFailed("cannot read " + settings.config() + ": " + reason(e), e);
+        }
+        if (entry == null) {
+            entry = new HostConfigEntry(host, host, DEFAULT_SSH_PORT, settings.defaultUser());
+        }
+        if (entry.getPort() <= 0) {
+            entry.setPort(DEFAULT_SSH_PORT);
+        }
+        if (entry.getUsername() == null || entry.getUsername().isEmpty()) {
+            entry.setUsername(settings.defaultUser());
+        }
+        return entry;
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.close(false).await(CLOSE_TIMEOUT);
+        } catch (IOException e) {
+            client.close(true);
+        }
+    }
+
+    static void closeQuietly(ClientSession session) {
+        try {
+            session.close(true).await(CLOSE_TIMEOUT);
+        } catch (IOException e) {
+            // Closing is best effort: the client closes every session at the end of the run anyway.
+        }
+    }
+
+    private static String user(ClientSession session) {
+        String user = session.getUsername();
+        return user == null ? "?" : user;
+    }
+
+    /** The innermost message: MINA wraps the useful one (connection refused, timeout) in a few layers. */
+    static String reason(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String message = t.getMessage();
+        return message == null || message.isBlank() ? t.getClass().getSimpleName() : message;
+    }
+}

@@ -1,0 +1,191 @@
+package org.sperli.launcher;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.sperli.launcher.demo.JobJars;
+import org.sperli.launcher.testjob.TestJob;
+import picocli.CommandLine;
+
+/**
+ * Runs {@code sperli} in-process through {@link SperliCommand#commandLine(PrintWriter, PrintWriter,
+ * LaunchEnvironment)} with captured output, a bounded wait, and checks that no child process is left.
+ */
+public final class LauncherHarness {
+    /** JVM options for rank JVMs in tests: C1 only and the serial GC start a short rank in about half the CPU. */
+    public static final String RANK_JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    /** Longest a test job may take, start to summary, on a loaded 2-core machine. */
+    public static final Duration RUN_LIMIT = Duration.ofSeconds(150);
+
+    private LauncherHarness() {
+    }
+
+    /** What a run printed and returned. */
+    public record Run(int exitCode, String out, String err, SperliCommand command) {
+        public List<String> errLines() {
+            return err.isEmpty() ? List.of() : List.of(err.split("\n"));
+        }
+    }
+
+    /** The test environment: only the rank JVM options, plus {@code extra}. */
+    public static LaunchEnvironment environment(Map<String, String> extra) {
+        Map<String, String> env = new java.util.HashMap<>(extra);
+        env.putIfAbsent("SPERLI_RANKD_JAVA_OPTS", RANK_JAVA_OPTS);
+        return new LaunchEnvironment(env, false);
+    }
+
+    /** Runs and waits at most {@link #RUN_LIMIT}. */
+    public static Run run(LaunchEnvironment env, String... args) {
+        return run(env, line -> { }, command -> { }, args);
+    }
+
+    /**
+     * Runs with {@code outLines} seeing every stdout line as it is printed and {@code started} getting the command
+     * before it runs (to stop it from outside).
+     */
+    public static Run run(LaunchEnvironment env, Consumer<String> outLines, Consumer<SperliCommand> started,
+                          String... args) {
+        LineWriter out = new LineWriter(outLines);
+        LineWriter err = new LineWriter(line -> { });
+        CommandLine cl = SperliCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), env);
+        SperliCommand command = cl.getCommand();
+        started.accept(command);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> code = executor.submit(() -> cl.execute(args));
+            int exit = code.get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            return new Run(exit, out.text(), err.text(), command);
+        } catch (TimeoutException e) {
+            command.jobControl().stopAll(Duration.ofSeconds(15));
+            killDescendants();
+            return fail("sperli " + String.join(" ", args) + " did not end within " + RUN_LIMIT + "; out:\n"
+                    + out.text() + "\nerr:\n" + err.text());
+        } catch (InterruptedException | ExecutionException e) {
+            killDescendants();
+            return fail(e);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** Asserts that this JVM has no child process left, waiting up to 10 s for ranks to be reaped. */
+    public static void assertNoProcessLeft() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        List<ProcessHandle> left = descendants();
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            sleep(100);
+            left = descendants();
+        }
+        if (!left.isEmpty()) {
+            String shown = left.stream().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList()
+                    .toString();
+            killDescendants();
+            fail("processes left behind: " + shown);
+        }
+    }
+
+    /** Kills every child process of this JVM (test clean-up after a failure). */
+    public static void killDescendants() {
+        descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static List<ProcessHandle> descendants() {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+    }
+
+    /** Ports the OS reports free on loopback now. */
+    public static List<Integer> freePorts(int n) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(s);
+                ports.add(s.getLocalPort());
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : sockets) {
+                s.close();
+            }
+        }
+    }
+
+    /** {@code h0:p0,h1:p1,...} over {@code names} in turn. */
+    public static String hosts(List<Integer> ports, String... names) {
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++) {
+            entries.add(names[i % names.length] + ":" + ports.get(i));
+        }
+        return String.join(",", entries);
+    }
+
+    /** The test job jar, written now with java.util.jar from {@link TestJob}. */
+    public static Path testJar(Path dir) throws IOException {
+        return JobJars.write(dir.resolve("test-job.jar"), TestJob.class);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Collects text and hands every finished line to a watcher. */
+    private static final class LineWriter extends Writer {
+        private final StringBuilder all = new StringBuilder();
+        private final StringBuilder line = new StringBuilder();
+        private final Consumer<String> watcher;
+
+        LineWriter(Consumer<String> watcher) {
+            this.watcher = watcher;
+        }
+
+        @Override
+        public void write(char[] buf, int off, int len) {
+            List<String> done = new ArrayList<>();
+            synchronized (this) {
+                all.append(buf, off, len);
+                for (int i = off; i < off + len; i++) {
+                    if (buf[i] == '\n') {
+                        done.add(line.toString());
+                        line.setLength(0);
+                    } else {
+                        line.append(buf[i]);
+                    }
+                }
+            }
+            done.forEach(watcher);
+        }
+
+        synchronized String text() {
+            return all.toString();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

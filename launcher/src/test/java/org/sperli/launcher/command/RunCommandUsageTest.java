@@ -1,0 +1,187 @@
+package org.sperli.launcher.command;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sperli.launcher.ExitCodes;
+import org.sperli.launcher.LauncherHarness;
+import org.sperli.launcher.LauncherHarness.Run;
+
+/** Bad command lines and bad input end with exit status 2, one line on stderr, no stack trace, nothing started. */
+class RunCommandUsageTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void nothingStarted() {
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    private Run run(String... args) {
+        return LauncherHarness.run(LauncherHarness.environment(Map.of()), args);
+    }
+
+    private Run runWith(Map<String, String> env, String... args) {
+        return LauncherHarness.run(LauncherHarness.environment(env), args);
+    }
+
+    private static void assertUsage(Run run, String expected) {
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run.err());
+        assertEquals(1, run.errLines().size(), "one line expected:\n" + run.err());
+        assertTrue(run.err().startsWith("sperli: "), run.err());
+        assertTrue(run.err().contains(expected), "expected '" + expected + "' in: " + run.err());
+        assertFalse(run.err().contains("\tat "), run.err());
+    }
+
+    private Path jar() throws IOException {
+        return LauncherHarness.testJar(dir);
+    }
+
+    @Test
+    void helpListsEveryExitCode() {
+        Run run = run("run", "--help");
+        assertEquals(0, run.exitCode());
+        assertTrue(run.out().contains("Exit codes:"), run.out());
+        for (String code : ExitCodes.descriptions().keySet()) {
+            assertTrue(run.out().contains(code.strip() + "   "), "code " + code + " in:\n" + run.out());
+        }
+        assertTrue(run.out().contains("--hosts-from"), run.out());
+    }
+
+    @Test
+    void versionNamesTheProtocol() {
+        Run run = run("--version");
+        assertEquals(0, run.exitCode());
+        assertTrue(run.out().startsWith("sperli "), run.out());
+        assertTrue(run.out().contains("protocol v1"), run.out());
+    }
+
+    @Test
+    void noSubcommandShowsUsageWithStatus2() {
+        Run run = run();
+        assertEquals(ExitCodes.USAGE, run.exitCode());
+        assertTrue(run.err().contains("Usage: sperli"), run.err());
+    }
+
+    @Test
+    void refusesRunWithoutHosts() throws IOException {
+        assertUsage(run("run", jar().toString()), "--hosts");
+    }
+
+    @Test
+    void refusesTwoHostSources() throws IOException {
+        assertUsage(run("run", "--hosts", "localhost", "--hosts-from", "slurm", jar().toString()),
+                "mutually exclusive");
+    }
+
+    @Test
+    void refusesAnEmptyHostEntry() throws IOException {
+        assertUsage(run("run", "--hosts", "localhost,,localhost", jar().toString()), "--hosts entry 2 is empty");
+    }
+
+    @Test
+    void refusesPortsOutOfRange() throws IOException {
+        assertUsage(run("run", "--hosts", "localhost:0", jar().toString()), "port 0 is not in 1..65535");
+        assertUsage(run("run", "--hosts", "localhost:65536", jar().toString()), "port 65536 is not in 1..65535");
+        assertUsage(run("run", "--hosts", "localhost:http", jar().toString()), "port 'http' is not a number");
+    }
+
+    @Test
+    void refusesIpv6() throws IOException {
+        assertUsage(run("run", "--hosts", "::1", jar().toString()), "looks like IPv6");
+        assertUsage(run("run", "--hosts", "[::1]:47000", jar().toString()), "looks like IPv6");
+    }
+
+    @Test
+    void refusesHostsOutsideTheV1Syntax() throws IOException {
+        assertUsage(run("run", "--hosts", "01.2.3.4", jar().toString()), "not a dotted IPv4 address");
+        assertUsage(run("run", "--hosts", "bad_host", jar().toString()), "--hosts entry 1: host=\"bad_host\"");
+    }
+
+    @Test
+    void refusesTheSameExplicitPortTwice() throws IOException {
+        assertUsage(run("run", "--hosts", "localhost:47100,127.0.0.1:47100", jar().toString()),
+                "127.0.0.1:47100 is already the port of --hosts entry 1");
+    }
+
+    @Test
+    void refusesAMissingHostfile() throws IOException {
+        assertUsage(run("run", "--hostfile", dir.resolve("none").toString(), jar().toString()), "does not exist");
+    }
+
+    @Test
+    void refusesAnUnknownHostfileField() throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "# nodes\nnode1 slots=2\nnode2 cpus=4\n");
+        assertUsage(run("run", "--hostfile", hostfile.toString(), jar().toString()),
+                "line 3: unknown field 'cpus=4'");
+    }
+
+    @Test
+    void refusesSlurmWithoutANodeList() throws IOException {
+        assertUsage(run("run", "--hosts-from", "slurm", jar().toString()), "SLURM_JOB_NODELIST is not set");
+    }
+
+    @Test
+    void refusesABadSlurmNodeList() throws IOException {
+        assertUsage(runWith(Map.of("SLURM_JOB_NODELIST", "node[04-01]"), "run", "--hosts-from", "slurm",
+                jar().toString()), "range 04-01 runs backwards");
+    }
+
+    @Test
+    void refusesAnUnknownHostSource() throws IOException {
+        assertUsage(run("run", "--hosts-from", "pbs", jar().toString()), "--hosts-from");
+    }
+
+    @Test
+    void refusesASilenceLimitOutOfRange() throws IOException {
+        assertUsage(run("run", "--silence-ms", "1999", "--hosts", "localhost", jar().toString()),
+                "--silence-ms 1999 is not in 2000..3600000");
+    }
+
+    @Test
+    void refusesAPortBaseOutOfRange() throws IOException {
+        assertUsage(run("run", "--port-base", "0", "--hosts", "localhost", jar().toString()),
+                "--port-base 0 is not in 1..65535");
+    }
+
+    @Test
+    void refusesANegativeRestartMax() throws IOException {
+        assertUsage(run("run", "--restart-max", "-1", "--hosts", "localhost", jar().toString()),
+                "--restart-max -1 is negative");
+    }
+
+    @Test
+    void refusesAMissingJar() {
+        assertUsage(run("run", "--hosts", "localhost", dir.resolve("none.jar").toString()), "does not exist");
+    }
+
+    @Test
+    void refusesAJarThatNamesNoJob() throws IOException {
+        Path notAJar = Files.writeString(dir.resolve("plain.jar"), "not a zip");
+        assertUsage(run("run", "--hosts", "localhost", notAJar.toString()), "is not a readable jar");
+    }
+
+    @Test
+    void refusesARankCommandWithAnOpenQuote() throws IOException {
+        assertUsage(run("run", "--rankd", "java 'oops", "--hosts", "localhost", jar().toString()),
+                "unclosed ' quote");
+    }
+
+    @Test
+    void verboseOrSperliDebugAddsTheStackTrace() {
+        String missing = dir.resolve("none.jar").toString();
+        Run verbose = run("run", "-v", "--hosts", "localhost", missing);
+        assertEquals(ExitCodes.USAGE, verbose.exitCode());
+        assertTrue(verbose.err().contains("\tat org.sperli.launcher."), verbose.err());
+        Run debug = runWith(Map.of("SPERLI_DEBUG", "1"), "run", "--hosts", "localhost", missing);
+        assertTrue(debug.err().contains("\tat org.sperli.launcher."), debug.err());
+    }
+}

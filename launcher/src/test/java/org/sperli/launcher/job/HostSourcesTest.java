@@ -1,0 +1,78 @@
+package org.sperli.launcher.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sperli.launcher.LauncherException;
+
+class HostSourcesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void hostsListTakesHostAndHostPortAndRepeats() {
+        List<HostSpec> specs = HostSources.fromList("node1, node2:47010,node1");
+        assertEquals(List.of(new HostSpec("node1", 0, "--hosts entry 1"), new HostSpec("node2", 47010,
+                "--hosts entry 2"), new HostSpec("node1", 0, "--hosts entry 3")), specs);
+    }
+
+    @Test
+    void ipv6IsLeftWholeForTheSyntaxCheck() {
+        assertEquals("fe80::1", HostSources.fromList("fe80::1").get(0).host());
+        assertEquals("[::1]:47000", HostSources.fromList("[::1]:47000").get(0).host());
+    }
+
+    @Test
+    void hostfileInOpenMpiForm() throws IOException {
+        Path file = Files.writeString(dir.resolve("hosts"), String.join("\n",
+                "# the lab",
+                "node1 slots=2   # two ranks",
+                "",
+                "   node2",
+                "node3:47100 slots=2 max_slots=8",
+                ""));
+        List<HostSpec> specs = HostSources.fromHostfile(file);
+        assertEquals(List.of("node1", "node1", "node2", "node3", "node3"),
+                specs.stream().map(HostSpec::host).toList());
+        assertEquals(List.of(0, 0, 0, 47100, 47101), specs.stream().map(HostSpec::port).toList());
+        assertEquals("hostfile " + file + " line 2", specs.get(0).origin());
+    }
+
+    @Test
+    void hostfileRefusesBadSlotsAndEmptyFiles() throws IOException {
+        Path zero = Files.writeString(dir.resolve("zero"), "node1 slots=0\n");
+        assertTrue(assertThrows(LauncherException.class, () -> HostSources.fromHostfile(zero)).getMessage()
+                .contains("line 1: slots=0 is not in 1..4096"));
+        Path empty = Files.writeString(dir.resolve("empty"), "# nothing\n\n");
+        assertTrue(assertThrows(LauncherException.class, () -> HostSources.fromHostfile(empty)).getMessage()
+                .contains("lists no host"));
+        Path many = Files.writeString(dir.resolve("many"), "a slots=4000\nb slots=97\n");
+        assertTrue(assertThrows(LauncherException.class, () -> HostSources.fromHostfile(many)).getMessage()
+                .contains("more than 4096 ranks"));
+    }
+
+    @Test
+    void slurmGivesOneRankPerNode() {
+        List<HostSpec> specs = HostSources.fromSlurm(Map.of("SLURM_JOB_NODELIST", "node[01-04,07],gpu[1-2]"));
+        assertEquals(List.of("node01", "node02", "node03", "node04", "node07", "gpu1", "gpu2"),
+                specs.stream().map(HostSpec::host).toList());
+        assertEquals("SLURM_JOB_NODELIST node 5", specs.get(4).origin());
+    }
+
+    @Test
+    void slurmTasksPerNodeGiveSeveralRanksPerNode() {
+        List<HostSpec> specs = HostSources.fromSlurm(Map.of("SLURM_JOB_NODELIST", "n[1-3]",
+                "SLURM_TASKS_PER_NODE", "2(x2),1"));
+        assertEquals(List.of("n1", "n1", "n2", "n2", "n3"), specs.stream().map(HostSpec::host).toList());
+        assertThrows(LauncherException.class, () -> HostSources.fromSlurm(Map.of("SLURM_JOB_NODELIST", "n[1-3]",
+                "SLURM_TASKS_PER_NODE", "2")));
+    }
+}

@@ -1,0 +1,106 @@
+package org.sperli.launcher.ssh;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
+import org.apache.sshd.common.file.virtualfs.VirtualFileSystemFactory;
+import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.apache.sshd.sftp.server.SftpSubsystemFactory;
+
+/**
+ * An SSH server on loopback for tests: a host key generated in memory, public-key login with one generated user
+ * key only, SFTP rooted at a "remote home" directory, and exec commands run by {@code /bin/sh -c} in that directory
+ * ({@link ShellCommand}), as OpenSSH does.
+ */
+final class EmbeddedSshServer implements AutoCloseable {
+    private final SshServer server;
+    private final Path home;
+    private final KeyPair userKey;
+    private final AtomicInteger execs = new AtomicInteger();
+
+    private EmbeddedSshServer(SshServer server, Path home, KeyPair userKey) {
+        this.server = server;
+        this.home = home;
+        this.userKey = userKey;
+    }
+
+    static EmbeddedSshServer start(Path home) throws IOException, GeneralSecurityException {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(256);
+        KeyPair userKey = generator.generateKeyPair();
+        SshServer server = SshServer.setUpDefaultServer();
+        EmbeddedSshServer s = new EmbeddedSshServer(server, home, userKey);
+        server.setHost("127.0.0.1");
+        server.setPort(0);
+        server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider());
+        server.setPublickeyAuthenticator((user, key, session) -> KeyUtils.compareKeys(key, userKey.getPublic()));
+        server.setPasswordAuthenticator(null);
+        server.setKeyboardInteractiveAuthenticator(null);
+        server.setFileSystemFactory(new VirtualFileSystemFactory(home));
+        server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
+        server.setCommandFactory((channel, command) -> {
+            s.execs.incrementAndGet();
+            return new ShellCommand(command, home);
+        });
+        server.start();
+        return s;
+    }
+
+    int port() {
+        return server.getPort();
+    }
+
+    Path home() {
+        return home;
+    }
+
+    /** Exec requests served so far. */
+    int execs() {
+        return execs.get();
+    }
+
+    PublicKey hostKey() throws IOException, GeneralSecurityException {
+        return server.getKeyPairProvider().loadKeys(null).iterator().next().getPublic();
+    }
+
+    /**
+     * Fills {@code sshDir} like a user's ~/.ssh: the user key (as {@code keyName}, OpenSSH format, 0600) and,
+     * when {@code knownHostNames} is not empty, a known_hosts line per name for this server's host key.
+     */
+    void writeClientFiles(Path sshDir, String keyName, List<String> knownHostNames)
+            throws IOException, GeneralSecurityException {
+        Files.createDirectories(sshDir);
+        Files.setPosixFilePermissions(sshDir, PosixFilePermissions.fromString("rwx------"));
+        Path key = sshDir.resolve(keyName);
+        try (OutputStream out = Files.newOutputStream(key)) {
+            OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(userKey, "sperli-test", null, out);
+        }
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+        if (!knownHostNames.isEmpty()) {
+            StringBuilder lines = new StringBuilder();
+            for (String name : knownHostNames) {
+                lines.append('[').append(name).append("]:").append(port()).append(' ')
+                        .append(PublicKeyEntry.toString(hostKey())).append('\n');
+            }
+            Files.writeString(sshDir.resolve("known_hosts"), lines, StandardCharsets.US_ASCII);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.stop(true);
+    }
+}

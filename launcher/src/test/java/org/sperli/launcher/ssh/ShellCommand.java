@@ -1,0 +1,107 @@
+package org.sperli.launcher.ssh;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import org.apache.sshd.server.Environment;
+import org.apache.sshd.server.ExitCallback;
+import org.apache.sshd.server.Signal;
+import org.apache.sshd.server.channel.ChannelSession;
+import org.apache.sshd.server.command.Command;
+
+/**
+ * An exec request of the embedded server: {@code /bin/sh -c COMMAND} in the remote home, stdin, stdout and stderr
+ * piped to the channel, the "signal" request TERM passed on as SIGTERM, and the process killed when the channel goes.
+ */
+final class ShellCommand implements Command {
+    private final String command;
+    private final Path home;
+    private InputStream in;
+    private OutputStream out;
+    private OutputStream err;
+    private ExitCallback exit;
+    private Process process;
+
+    ShellCommand(String command, Path home) {
+        this.command = command;
+        this.home = home;
+    }
+
+    @Override
+    public void setInputStream(InputStream in) {
+        this.in = in;
+    }
+
+    @Override
+    public void setOutputStream(OutputStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public void setErrorStream(OutputStream err) {
+        this.err = err;
+    }
+
+    @Override
+    public void setExitCallback(ExitCallback exit) {
+        this.exit = exit;
+    }
+
+    @Override
+    public void start(ChannelSession channel, Environment env) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(home.toFile());
+        builder.environment().remove("SPERLI_REFUSED_HOSTS");
+        process = builder.start();
+        env.addSignalListener((c, signal) -> process.destroy(), Signal.TERM, Signal.INT);
+        Thread input = pump("in", in, process.getOutputStream(), true);
+        Thread output = pump("out", process.getInputStream(), out, false);
+        Thread error = pump("err", process.getErrorStream(), err, false);
+        Thread waiter = new Thread(() -> {
+            try {
+                int status = process.waitFor();
+                output.join(5000);
+                error.join(5000);
+                input.interrupt();
+                exit.onExit(status);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "ssh-test-exec-wait");
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
+    private static Thread pump(String name, InputStream from, OutputStream to, boolean closeTarget) {
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[8192];
+            try {
+                for (int n = from.read(buffer); n >= 0; n = from.read(buffer)) {
+                    to.write(buffer, 0, n);
+                    to.flush();
+                }
+            } catch (IOException e) {
+                // The other side closed: nothing more to copy.
+            } finally {
+                if (closeTarget) {
+                    try {
+                        to.close();
+                    } catch (IOException e) {
+                        // Already closed.
+                    }
+                }
+            }
+        }, "ssh-test-exec-" + name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    @Override
+    public void destroy(ChannelSession channel) {
+        if (process != null && process.isAlive()) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+}
