@@ -11,6 +11,7 @@ import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.Wire;
 import org.sperli.protocol.Limits;
 
 /**
@@ -99,7 +100,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         long version = Integer.toUnsignedLong(b.getInt(VERSION_OFFSET));
         long size = Integer.toUnsignedLong(b.getInt(SIZE_OFFSET));
-        String fault = RankFiles.first(versionFault(version), sizeFault(size));
+        String fault = Wire.first(versionFault(version), sizeFault(size));
         if (fault != null) {
             throw refuse(fault);
         }
@@ -173,8 +174,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
 
     /** Bytes of the signed part, 36 + 32 x size; refuses (IllegalArgumentException) what {@link #read} refuses. */
     public int signedPartLength() {
-        RankFiles.requireEncodable("COMMIT", RankFiles.first(versionFault(version),
-                RankFiles.u32Fault("epoch", epoch), sizeFault(size), hashesFault()));
+        RankFiles.requireEncodable("COMMIT", Wire.first(versionFault(version),
+                Wire.u32Fault("epoch", epoch), sizeFault(size), hashesFault()));
         return signatureLengthOffset((int) size);
     }
 
@@ -198,7 +199,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
 
     /** Writes the whole file at {@code out}'s position and advances it; nothing is written when it refuses. */
     public void write(ByteBuffer out) {
-        ByteBuffer b = RankFiles.claim(out, encodedLength());
+        ByteBuffer b = Wire.claim(out, encodedLength());
         writeSignedPart(b);
         int at = signatureLengthOffset((int) size);
         b.putShort(at, (short) SIGNATURE_LENGTH);

@@ -8,6 +8,7 @@ import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.Wire;
 import org.sperli.protocol.Limits;
 
 /**
@@ -124,16 +125,16 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
 
     /** 80; refuses (IllegalArgumentException) a header that {@link #read} would refuse. */
     public int encodedLength() {
-        RankFiles.requireEncodable("rank file header", RankFiles.first(versionFault(version),
-                RankFiles.u32Fault("epoch", epoch), RankFiles.u32Fault("rank", rank),
-                RankFiles.u32Fault("size", size), stateLengthFault(stateLength),
+        RankFiles.requireEncodable("rank file header", Wire.first(versionFault(version),
+                Wire.u32Fault("epoch", epoch), Wire.u32Fault("rank", rank),
+                Wire.u32Fault("size", size), stateLengthFault(stateLength),
                 RankFiles.shaFault("state SHA-256", stateSha256)));
         return LENGTH;
     }
 
     /** Writes the 80 bytes at {@code out}'s position and advances it; nothing is written when it refuses. */
     public void write(ByteBuffer out) {
-        ByteBuffer b = RankFiles.claim(out, encodedLength());
+        ByteBuffer b = Wire.claim(out, encodedLength());
         b.put(MAGIC_OFFSET, MAGIC_BYTES);
         b.putInt(VERSION_OFFSET, (int) version);
         b.putInt(EPOCH_OFFSET, (int) epoch);

@@ -1,9 +1,6 @@
 package org.sperli.checkpoint;
 
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.ReadOnlyBufferException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -23,7 +20,6 @@ public final class RankFiles {
     /** Bytes of a SHA-256. */
     public static final int SHA256_LENGTH = 32;
 
-    private static final long MAX_U32 = 0xffff_ffffL;
 
     private RankFiles() {
     }
@@ -90,37 +86,6 @@ public final class RankFiles {
     /** 64 lower-case hex digits, for messages. */
     public static String hex(byte[] sha) {
         return HexFormat.of().formatHex(sha);
-    }
-
-    /**
-     * Claims {@code n} bytes at {@code out}'s position as a little-endian view indexed from 0 and advances {@code out};
-     * space and writability are checked first, so a refused write leaves {@code out} untouched.
-     */
-    static ByteBuffer claim(ByteBuffer out, int n) {
-        if (out.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        if (out.remaining() < n) {
-            throw new BufferOverflowException();
-        }
-        int at = out.position();
-        ByteBuffer b = out.slice(at, n).order(ByteOrder.LITTLE_ENDIAN);
-        out.position(at + n);
-        return b;
-    }
-
-    /** The first non-null fault, in argument (field) order. */
-    static String first(String... faults) {
-        for (String f : faults) {
-            if (f != null) {
-                return f;
-            }
-        }
-        return null;
-    }
-
-    static String u32Fault(String field, long value) {
-        return value < 0 || value > MAX_U32 ? field + "=" + value + ", expected 0..4294967295" : null;
     }
 
     static String shaFault(String field, byte[] sha) {

@@ -10,6 +10,7 @@ import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.Wire;
 
 /**
  * The join token (tables section 3): a message signed with the job key, then the signature.
@@ -56,8 +57,6 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
     public static final int MAX_LENGTH = FIXED_LENGTH + HostSyntax.MAX_LENGTH;
     /** The CompositeSig application context of join tokens. */
     public static final String CONTEXT = "SPERLI-JOIN-1";
-
-    private static final long MAX_U32 = 0xffff_ffffL;
 
     public JoinToken {
         Objects.requireNonNull(jobId, "jobId");
@@ -193,12 +192,12 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
 
     /** The first field the decoder could not have produced, or null. */
     private String messageFault() {
-        String fault = u32Fault("rank", rank);
+        String fault = Wire.u32Fault("rank", rank);
         if (fault == null) {
-            fault = u32Fault("size", size);
+            fault = Wire.u32Fault("size", size);
         }
         if (fault == null) {
-            fault = u32Fault("incarnation", incarnation);
+            fault = Wire.u32Fault("incarnation", incarnation);
         }
         if (fault == null) {
             fault = hostLengthFault(host.length());
@@ -209,10 +208,6 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
     private static String hostLengthFault(long hostLength) {
         return hostLength < 1 || hostLength > HostSyntax.MAX_LENGTH
                 ? "host length=" + hostLength + ", expected 1.." + HostSyntax.MAX_LENGTH : null;
-    }
-
-    private static String u32Fault(String field, long value) {
-        return value < 0 || value > MAX_U32 ? field + "=" + value + ", expected 0..4294967295" : null;
     }
 
     private static void requireEncodable(String fault) {

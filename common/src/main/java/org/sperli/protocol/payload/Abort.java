@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.Wire;
 
 /**
  * The ABORT payload (tables section 2): why a rank ends the job, for the other ranks and for people.

@@ -1,6 +1,7 @@
 package org.sperli.protocol.payload;
 
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Wire;
 
 /**
  * The rules of CKPT_DATA that need the frames before (tables section 2): the chunks of one file transfer come in

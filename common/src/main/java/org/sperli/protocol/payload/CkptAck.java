@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Wire;
 
 /**
  * The CKPT_ACK payload (tables section 2): the SHA-256 of the whole rank file a rank just renamed into place.

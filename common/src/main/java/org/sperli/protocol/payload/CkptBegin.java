@@ -3,6 +3,7 @@ package org.sperli.protocol.payload;
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.Wire;
 
 /**
  * The CKPT_BEGIN payload (tables section 2): rank 0 starts the checkpoint of the epoch in the frame header.

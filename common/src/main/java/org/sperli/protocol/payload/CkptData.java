@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.Wire;
 
 /**
  * The CKPT_DATA payload (tables section 2): a chunk of a rank file on its way to or from the buddy, or a request or

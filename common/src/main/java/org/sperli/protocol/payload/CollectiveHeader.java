@@ -2,6 +2,7 @@ package org.sperli.protocol.payload;
 
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Wire;
 
 /**
  * The 16-byte collective header at the start of every COLLECTIVE payload (tables section 4); the data follows it.

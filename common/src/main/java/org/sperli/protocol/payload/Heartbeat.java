@@ -2,6 +2,7 @@ package org.sperli.protocol.payload;
 
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Wire;
 
 /**
  * The HEARTBEAT payload (tables section 2): the sender's counter on this connection, 1, 2, 3, ...

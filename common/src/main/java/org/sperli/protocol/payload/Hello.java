@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.Wire;
 
 /**
  * The HELLO payload (tables section 2), the first frame each side sends after the TLS handshake.

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.protocol.HeaderCheck;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.Wire;
 
 /**
  * The RESUME payload (tables section 2): a status, then the bytes of a COMMIT file or nothing.

@@ -1,4 +1,4 @@
-package org.sperli.protocol.payload;
+package org.sperli.protocol;
 
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
@@ -7,9 +7,12 @@ import java.nio.ReadOnlyBufferException;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 
-/** Little-endian access shared by the payload codecs; nothing here knows a layout. */
-final class Wire {
-    static final long MAX_U32 = 0xffff_ffffL;
+/**
+ * Little-endian access and encoder checks shared by every codec (payloads, token, files); nothing here knows a
+ * layout.
+ */
+public final class Wire {
+    public static final long MAX_U32 = 0xffff_ffffL;
 
     private Wire() {
     }
@@ -18,7 +21,7 @@ final class Wire {
      * The payload bytes from {@code payload}'s position to its limit as a little-endian view indexed from 0. The view
      * shares content and has its own position, so the caller's position never moves.
      */
-    static ByteBuffer view(ByteBuffer payload) {
+    public static ByteBuffer view(ByteBuffer payload) {
         return payload.slice().order(ByteOrder.LITTLE_ENDIAN);
     }
 
@@ -26,7 +29,7 @@ final class Wire {
      * Claims {@code n} bytes at {@code out}'s position as a little-endian view and advances {@code out} past them.
      * Space and writability are checked first, so a failing write leaves {@code out} untouched.
      */
-    static ByteBuffer claim(ByteBuffer out, int n) {
+    public static ByteBuffer claim(ByteBuffer out, int n) {
         if (out.isReadOnly()) {
             throw new ReadOnlyBufferException();
         }
@@ -39,44 +42,44 @@ final class Wire {
         return b;
     }
 
-    static int u8(ByteBuffer b, int offset) {
+    public static int u8(ByteBuffer b, int offset) {
         return Byte.toUnsignedInt(b.get(offset));
     }
 
-    static int u16(ByteBuffer b, int offset) {
+    public static int u16(ByteBuffer b, int offset) {
         return Short.toUnsignedInt(b.getShort(offset));
     }
 
-    static long u32(ByteBuffer b, int offset) {
+    public static long u32(ByteBuffer b, int offset) {
         return Integer.toUnsignedLong(b.getInt(offset));
     }
 
     /** A read-only slice of {@code b} that callers can move freely without touching the record that holds it. */
-    static ByteBuffer readOnlySlice(ByteBuffer b, int offset, int length) {
+    public static ByteBuffer readOnlySlice(ByteBuffer b, int offset, int length) {
         return b.slice(offset, length).asReadOnlyBuffer();
     }
 
-    static SperliException refuse(ErrorCode code, String reason) {
+    public static SperliException refuse(ErrorCode code, String reason) {
         return new SperliException(code, reason);
     }
 
     /** An encoder's refusal: the same words as the decoder's, as a programming error of the sender. */
-    static void requireEncodable(String fault) {
+    public static void requireEncodable(String fault) {
         if (fault != null) {
             throw new IllegalArgumentException("refusing to encode what a receiver refuses: " + fault);
         }
     }
 
-    static String u8Fault(String field, long value) {
+    public static String u8Fault(String field, long value) {
         return value < 0 || value > 0xff ? field + "=" + value + ", expected 0..255" : null;
     }
 
-    static String u32Fault(String field, long value) {
+    public static String u32Fault(String field, long value) {
         return value < 0 || value > MAX_U32 ? field + "=" + value + ", expected 0..4294967295" : null;
     }
 
     /** The first non-null fault, in argument order. */
-    static String first(String... faults) {
+    public static String first(String... faults) {
         for (String f : faults) {
             if (f != null) {
                 return f;
