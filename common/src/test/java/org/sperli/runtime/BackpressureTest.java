@@ -1,0 +1,79 @@
+package org.sperli.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** A slow receiver slows its sender through TCP; the memory its unexpected messages hold stays bounded. */
+class BackpressureTest {
+    private static final int MESSAGES = 120;
+    private static final int MESSAGE_BYTES = 1024 * 1024;
+
+    @Test
+    void unexpectedMessagesStayBoundedAndTheSenderWaitsForTheReceiver() {
+        CountDownLatch receiverMayStart = new CountDownLatch(1);
+        AtomicInteger sentBeforeReceiving = new AtomicInteger();
+        AtomicLong mostQueued = new AtomicLong();
+        List<TestJob.Outcome<Integer>> out = new TestJob(2).run(Duration.ofSeconds(90), rt -> {
+            if (rt.rank() == 0) {
+                byte[] block = new byte[MESSAGE_BYTES];
+                for (int i = 0; i < MESSAGES; i++) {
+                    block[0] = (byte) i;
+                    rt.send(1, 3, block);
+                    if (receiverMayStart.getCount() > 0) {
+                        sentBeforeReceiving.incrementAndGet();
+                    }
+                }
+                return MESSAGES;
+            }
+            // Rank 1 does not receive while rank 0 sends, until the sender has stalled for a while.
+            long lastSent = -1;
+            long stalledSince = System.nanoTime();
+            while (System.nanoTime() - stalledSince < 1_500_000_000L) {
+                sleep(100);
+                mostQueued.accumulateAndGet(queued(rt, 0), Math::max);
+                if (sentBeforeReceiving.get() != lastSent) {
+                    lastSent = sentBeforeReceiving.get();
+                    stalledSince = System.nanoTime();
+                }
+            }
+            receiverMayStart.countDown();
+            int ok = 0;
+            for (int i = 0; i < MESSAGES; i++) {
+                byte[] m = rt.recv(0, 3);
+                ok += m.length == MESSAGE_BYTES && m[0] == (byte) i ? 1 : 0;
+            }
+            return ok;
+        });
+        assertEquals(MESSAGES, out.get(0).get());
+        assertEquals(MESSAGES, out.get(1).get(), "every message arrived intact and in order");
+        assertTrue(sentBeforeReceiving.get() < MESSAGES, "the sender stalled before the receiver started: sent "
+                + sentBeforeReceiving.get() + " of " + MESSAGES);
+        long bound = PeerLink.PAUSE_ABOVE_BYTES + 16L * 1024 * 1024;
+        assertTrue(mostQueued.get() <= bound, "queued " + mostQueued.get() + " bytes, bound " + bound);
+    }
+
+    private static long queued(RankRuntime rt, int peer) {
+        rt.lock.lock();
+        try {
+            return rt.peers[peer].queuedBytes;
+        } finally {
+            rt.lock.unlock();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
