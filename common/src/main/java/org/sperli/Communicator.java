@@ -2,6 +2,9 @@ package org.sperli;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
+import org.sperli.array.ArrayType;
+import org.sperli.array.ContributionFold;
 
 /**
  * One rank's view of a running job, with MPI's semantics and none of its API. All calls block the calling thread
@@ -38,6 +41,29 @@ public interface Communicator {
 
     /** The incarnation: 1 at the first start, +1 at every restart by the launcher. */
     long incarnation();
+
+    /**
+     * Checkpoints {@code state} on every rank (collective: every rank calls it, in the same order relative to the
+     * other collectives) and returns the committed epoch: 1 for the first checkpoint of a job, then the last committed
+     * or resumed epoch + 1. Returns once the COMMIT of the epoch, signed by rank 0 with the job key, is on this rank's
+     * disk together with its own rank file and the copy it keeps for its predecessor; the state has been written
+     * through {@link Checkpointable#writeCheckpoint} on the calling thread, exactly once.
+     *
+     * <p>Refused before anything is sent (H1618, the job goes on) when checkpoints are off (no checkpoint directory)
+     * or {@code state} is null. With an isend or irecv still open on any rank the checkpoint fails with H1624 on every
+     * rank and the job ends (a rank that sees a third rank close before that rank's ABORT reaches it reports H1613, as
+     * for any ABORT); any other failure ends the job as well (ABORT reason 5 with the failure's code: H1619 a
+     * file that cannot be written or is not the one expected, H1620 a SHA-256 that does not match, H1621 a COMMIT that
+     * does not verify, H1623 another size).
+     */
+    long checkpoint(Checkpointable state);
+
+    /**
+     * The state this rank resumed from after a restart: the epoch of the COMMIT resumed and this rank's bytes of it.
+     * Empty at a fresh start: at incarnation 1, with checkpoints off, or when no COMMIT existed anywhere. A resume that
+     * fails ends the job before the program starts (H1619 to H1623).
+     */
+    Optional<Restored> restored();
 
     /**
      * Sends the bytes from position to limit to {@code dest} with {@code tag}. Returns once the bytes have been handed
@@ -158,4 +184,101 @@ public interface Communicator {
     default double[] reduce(int root, double[] data, ReduceOp op) {
         return CollectiveArrays.doubles(reduce(root, CollectiveArrays.bytes(data), ElementType.F64, op));
     }
+
+    // ---- values of an array type (org.sperli.array) ------------------------------------------------------------
+
+    /**
+     * Sends {@code valueAtRootOrNull} of the root to every rank through its array type and returns it there: at the
+     * root the value passed in itself, elsewhere a new value decoded from the root's encoding. Refusals as
+     * {@link #bcast(int, byte[])}; an encoding the type refuses or that is over {@link #MAX_COLLECTIVE_DATA} bytes is
+     * refused at the root (H1618, the call still counts). A value that does not decode is H1618 at the rank that
+     * received it, after the call completed.
+     *
+     * @param type how values are encoded, for example {@link org.sperli.array.ArrayTypes#F64} or
+     *             {@link org.sperli.array.ArrayTypes#MATRIX_2D}; the
+     *             same on every rank
+     */
+    default <T> T bcast(int root, T valueAtRootOrNull, ArrayType<T> type) {
+        return ArrayCollectives.bcast(this, root, valueAtRootOrNull, type);
+    }
+
+    /**
+     * Collects every rank's value at the root through its array type, as {@link #gather(int, byte[])}: encodings of
+     * different length end the job (H1617 at the root), so values must encode to the same length.
+     *
+     * @return at the root, an unmodifiable list of the values by rank, the root's own being the value passed in;
+     *     {@code null} elsewhere
+     */
+    default <T> List<T> gather(int root, T value, ArrayType<T> type) {
+        return ArrayCollectives.gather(this, root, value, type);
+    }
+
+    /**
+     * Sends value r of the root's list to rank r through its array type, as {@link #scatter(int, List)}; the values
+     * may encode to different lengths. At the root the value in the list itself is returned.
+     */
+    default <T> T scatter(int root, List<T> valuesAtRootOrNull, ArrayType<T> type) {
+        return ArrayCollectives.scatter(this, root, valuesAtRootOrNull, type);
+    }
+
+    /**
+     * Reduces every rank's value at the root, ((v0 op v1) op v2) ... in ascending rank order, with the value's element
+     * type and {@code op} in the collective header. A flat value ({@link ArrayType#isFlat()}) goes through
+     * {@link #reduce(int, byte[], ElementType, ReduceOp)}: combine folds the wire bytes. A value with a shape is
+     * encoded, sent to the root, and folded there with {@link ArrayType#reduce}; a contribution the fold refuses
+     * (shapes that differ, a cut encoding) ends the job like contributions of different length: H1618 at the root,
+     * H1612 at the others. A type and operation that do not go together are refused on every rank before anything is
+     * sent (H1618).
+     *
+     * @return a new value at the root (equal to the value given with one rank); {@code null} elsewhere
+     */
+    default <T> T reduce(int root, T value, ReduceOp op, ArrayType<T> type) {
+        return ArrayCollectives.reduce(this, root, value, op, type);
+    }
+
+    /**
+     * {@link #reduce(int, Object, ReduceOp, ArrayType)} at rank 0, whose result is then sent to every rank:
+     * {@code comm.allreduce(matrix, ReduceOp.SUM, ArrayTypes.MATRIX_2D)} sums matrices element by element without a
+     * byte of serialization in the program.
+     *
+     * @return a new value, the same on every rank
+     */
+    default <T> T allreduce(T value, ReduceOp op, ArrayType<T> type) {
+        return ArrayCollectives.allreduce(this, value, op, type);
+    }
+
+    /**
+     * Sends {@code value} encoded by {@code type} as one DATA message; see {@link #send(int, int, ByteBuffer)}. An
+     * encoding over {@link #MAX_MESSAGE} bytes is refused (H1618) before anything is allocated for it.
+     */
+    default <T> void send(int dest, int tag, T value, ArrayType<T> type) {
+        ArrayCollectives.send(this, dest, tag, value, type);
+    }
+
+    /**
+     * Receives the next message from {@code source} with {@code tag} and decodes it with {@code type}. A message that
+     * does not decode is consumed and refused (H1618).
+     */
+    default <T> T recv(int source, int tag, ArrayType<T> type) {
+        return ArrayCollectives.recv(this, source, tag, type);
+    }
+
+    /**
+     * {@link #reduce(int, byte[], ElementType, ReduceOp)} whose root folds the contributions with {@code fold}
+     * instead of combine: the plumbing of {@link #reduce(int, Object, ReduceOp, ArrayType)} for values with a shape.
+     * The frames carry {@code type} and {@code op} as given. Checked before anything is sent (H1618): the root, the
+     * type and operation together, data present and at most {@link #MAX_COLLECTIVE_DATA} bytes (not whole elements,
+     * since an encoding may carry its shape). Anything the fold throws ends the job: H1618 at the root (ABORT reason
+     * 3, code 1618), H1612 at the others.
+     *
+     * @param fold used at the root only, given every contribution in ascending rank order
+     * @return the fold's result at the root (the data as given with one rank); {@code null} elsewhere
+     */
+    byte[] reduce(int root, byte[] data, ElementType type, ReduceOp op, ContributionFold fold);
+
+    /**
+     * {@link #reduce(int, byte[], ElementType, ReduceOp, ContributionFold)} at rank 0, whose result is then sent to
+     * every rank; a result of another length than the contribution ends the job with H1617.
+     */
+    byte[] allreduce(byte[] data, ElementType type, ReduceOp op, ContributionFold fold);
 }

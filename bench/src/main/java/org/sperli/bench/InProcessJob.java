@@ -137,7 +137,7 @@ public final class InProcessJob {
                     }
                 },
                 System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(30),
-                line -> log.add("rank " + rank + ": " + line));
+                line -> log.add("rank " + rank + ": " + line), null);
     }
 
     /** {@link #run(Duration, IntFunction, Function)} with the default configurations. */

@@ -1,9 +1,10 @@
 /**
- * Checkpoint files of v1: the rank file header, the COMMIT file, their checks (H1619 to H1623) and the epoch
- * directory layout.
+ * Checkpoint files of v1: the rank file header, the COMMIT file, their checks (H1619 to H1623), the epoch directory
+ * layout, and the durable file work of a rank's checkpoint directory (write to a temporary name, fsync, rename,
+ * fsync the directory; streaming reads that hash as they go), plus the resume choice over what a directory holds.
  *
- * <p>Codecs and pure functions on buffers and paths; no file is opened here and no signature is verified (the
- * COMMIT signature belongs to {@code org.sperli.identity}). States are hashed in place and never copied, because they
- * may be large.
+ * <p>Frames and peers are not known here: the procedure that moves these files between ranks lives in
+ * {@code org.sperli.runtime}. The COMMIT signature is made and checked in {@code org.sperli.identity}. States are
+ * hashed as they stream and never held whole in memory, because they may be large.
  */
 package org.sperli.checkpoint;

@@ -11,7 +11,10 @@ import java.util.List;
 import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
+import org.sperli.SperliException;
+import org.sperli.array.ContributionFold;
 import org.sperli.collective.Combine;
+import org.sperli.protocol.Limits;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CollectiveHeader;
 import org.sperli.runtime.CollectiveWire.Outgoing;
@@ -92,6 +95,26 @@ final class CollectiveEngine {
         CollectiveCall call = next(CollectiveHeader.REDUCE, typeCode, opCode, root);
         checkRoot(root);
         CollectiveChecks.reduce(call, data);
+        return reduce(call, data, null);
+    }
+
+    /**
+     * Reduce whose root folds the contributions with {@code fold} instead of {@link Combine}, for values with a shape.
+     * The frames are those of {@link #reduce(int, byte[], ElementType, ReduceOp)}, with the type and operation as
+     * given; the local checks are the same except that the data need not be whole elements (an encoding may carry a
+     * header).
+     */
+    synchronized byte[] reduce(int root, byte[] data, ElementType type, ReduceOp op, ContributionFold fold) {
+        CollectiveCall call = next(CollectiveHeader.REDUCE, CollectiveChecks.code(type), CollectiveChecks.code(op),
+                root);
+        checkRoot(root);
+        checkFold(call, data, fold);
+        return reduce(call, data, fold);
+    }
+
+    /** The checked reduce: the root folds with {@code foldOrNull}, or with Combine when it is null. */
+    private byte[] reduce(CollectiveCall call, byte[] data, ContributionFold foldOrNull) {
+        int root = (int) call.root();
         if (runtime.size() == 1) {
             return data;
         }
@@ -99,7 +122,7 @@ final class CollectiveEngine {
             CollectiveWire.awaitAll(List.of(wire.send(root, CollectiveWire.payload(call.header(TOWARD_ROOT), data))));
             return null;
         }
-        return fold(call, data);
+        return foldOrNull == null ? fold(call, data) : fold(call, data, foldOrNull);
     }
 
     synchronized byte[] allreduce(byte[] data, ElementType type, ReduceOp op) {
@@ -110,12 +133,25 @@ final class CollectiveEngine {
     synchronized byte[] allreduce(byte[] data, int typeCode, int opCode) {
         CollectiveCall call = next(CollectiveHeader.ALLREDUCE, typeCode, opCode, 0);
         CollectiveChecks.reduce(call, data);
+        return allreduce(call, data, null);
+    }
+
+    /** Allreduce whose rank 0 folds with {@code fold}; see the fold form of reduce. */
+    synchronized byte[] allreduce(byte[] data, ElementType type, ReduceOp op, ContributionFold fold) {
+        CollectiveCall call = next(CollectiveHeader.ALLREDUCE, CollectiveChecks.code(type), CollectiveChecks.code(op),
+                0);
+        checkFold(call, data, fold);
+        return allreduce(call, data, fold);
+    }
+
+    /** The checked allreduce: rank 0 folds with {@code foldOrNull}, or with Combine when it is null. */
+    private byte[] allreduce(CollectiveCall call, byte[] data, ContributionFold foldOrNull) {
         if (runtime.size() == 1) {
             return data;
         }
         List<SendRequest> sends = new ArrayList<>();
         if (runtime.rank() == 0) {
-            byte[] result = fold(call, data);
+            byte[] result = foldOrNull == null ? fold(call, data) : fold(call, data, foldOrNull);
             sendToOthers(CollectiveWire.payload(call.header(FROM_ROOT), result), sends);
             CollectiveWire.awaitAll(sends);
             return result;
@@ -212,6 +248,49 @@ final class CollectiveEngine {
         return acc;
     }
 
+    /**
+     * The root's fold with a {@link ContributionFold}: every contribution handed to it in ascending rank order, its
+     * own in its rank's place. The fold judges the contributions (their lengths included, since an encoding with a
+     * shape says what it needs); anything it throws ends the job like contributions of different length: ABORT
+     * reason 3 with code 1618.
+     */
+    private byte[] fold(CollectiveCall call, byte[] own, ContributionFold fold) {
+        int root = (int) call.root();
+        for (int r = 0; r < runtime.size(); r++) {
+            if (r == root) {
+                add(call, fold, r, ByteBuffer.wrap(own).asReadOnlyBuffer());
+                continue;
+            }
+            try (Received in = wire.receive(r, call, TOWARD_ROOT)) {
+                add(call, fold, r, in.data());
+            }
+        }
+        byte[] result;
+        try {
+            result = fold.result();
+        } catch (RuntimeException e) {
+            throw refusedByFold(call, "result", e);
+        }
+        if (result == null || result.length > Limits.MAX_COLLECTIVE_DATA) {
+            throw wire.endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1618, call, "fold result length="
+                    + (result == null ? "null" : result.length) + ", maximum " + Limits.MAX_COLLECTIVE_DATA);
+        }
+        return result;
+    }
+
+    private void add(CollectiveCall call, ContributionFold fold, int rank, ByteBuffer contribution) {
+        try {
+            fold.add(rank, contribution.duplicate());
+        } catch (RuntimeException e) {
+            throw refusedByFold(call, "contribution of rank " + rank, e);
+        }
+    }
+
+    private SperliException refusedByFold(CollectiveCall call, String what, RuntimeException e) {
+        String reason = e instanceof SperliException s ? s.reason() : e.toString();
+        return wire.endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1618, call, what + " refused: " + reason);
+    }
+
     private static byte[] combine(byte[] acc, ByteBuffer b, ElementType type, ReduceOp op) {
         Combine.into(ByteBuffer.wrap(acc), b, type, op);
         return acc;
@@ -243,6 +322,23 @@ final class CollectiveEngine {
 
     private void checkRoot(int root) {
         CollectiveChecks.root(root, runtime.size());
+    }
+
+    /**
+     * The local checks of a fold reduce, in the order of {@link CollectiveChecks#reduce}: data and fold present,
+     * operation, type and the pair allowed, data at most the limit. Not whole elements: an encoding with a shape may
+     * carry a header.
+     */
+    private static void checkFold(CollectiveCall call, byte[] data, ContributionFold fold) {
+        if (data == null || fold == null) {
+            throw new SperliException(ErrorCode.H1618, data == null ? "data=null" : "fold=null");
+        }
+        // Length 0: the operation, the type and the pair, without the whole-elements rule.
+        Combine.check(call.elementType(), call.reduceOp(), 0);
+        if (data.length > Limits.MAX_COLLECTIVE_DATA) {
+            throw new SperliException(ErrorCode.H1618, "data length=" + data.length + ", maximum "
+                    + Limits.MAX_COLLECTIVE_DATA);
+        }
     }
 
     /**

@@ -18,6 +18,7 @@ import org.sperli.transport.TlsEngineFactory;
  * @param handshakeTimeout bound of one TLS handshake (10 s in v1)
  * @param setupTimeout   bound of the whole setup, all connections and HELLOs (45 s in v1)
  * @param log            where operator-facing notes go (never keys or tokens)
+ * @param checkpoints    the checkpoint directory and job keys; {@code null}: checkpoints are off
  */
 public record RankConfig(
         JobId jobId,
@@ -34,7 +35,8 @@ public record RankConfig(
         Duration connectRetry,
         Duration handshakeTimeout,
         Duration setupTimeout,
-        Consumer<String> log) {
+        Consumer<String> log,
+        CheckpointSettings checkpoints) {
 
     public static final Duration CONNECT_RETRY = Duration.ofSeconds(30);
     public static final Duration RETRY_INTERVAL = Duration.ofMillis(100);
@@ -46,6 +48,12 @@ public record RankConfig(
         if (hosts.size() != size) {
             throw new IllegalArgumentException("host list has " + hosts.size() + " entries for size " + size);
         }
+    }
+
+    /** This configuration with {@code checkpoints} ({@code null}: off). */
+    public RankConfig withCheckpoints(CheckpointSettings checkpoints) {
+        return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
+                certificateCheck, wallClockMs, connectRetry, handshakeTimeout, setupTimeout, log, checkpoints);
     }
 
     /** The port this rank listens at. */

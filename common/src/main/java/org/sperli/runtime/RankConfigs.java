@@ -1,5 +1,6 @@
 package org.sperli.runtime;
 
+import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.function.Consumer;
@@ -16,20 +17,28 @@ public final class RankConfigs {
     private RankConfigs() {
     }
 
-    public static RankConfig fromDescription(ValidatedDescription validated, Consumer<String> log) {
+    /**
+     * The configuration of the rank the description is for; with {@code checkpointDirOrNull} checkpoints are on, with
+     * the job public key of the description and, at rank 0, its job signing key (a copy: the description may wipe its
+     * own).
+     */
+    public static RankConfig fromDescription(ValidatedDescription validated, Path checkpointDirOrNull,
+                                             Consumer<String> log) {
         JobDescription d = validated.description();
         JobId job = d.jobId();
         int size = d.size();
         long incarnation = d.incarnation();
         List<PeerAddress> hosts = d.hosts().stream().map(h -> new PeerAddress(h.host(), h.port())).toList();
         byte[] jobPublicKey = d.jobPublicKey();
+        CheckpointSettings checkpoints = checkpointDirOrNull == null ? null : new CheckpointSettings(
+                checkpointDirOrNull, jobPublicKey, d.holdsSigningKey() ? d.jobSigningKey() : null);
         return new RankConfig(job, size, d.rank(), incarnation, d.silenceMs(), hosts, d.token(),
                 (token, peer, now) -> JoinTokens.verify(token, jobPublicKey, job, peer, peer, size, incarnation,
                         hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, validated.jobCa(), validated.credentials())),
                 certificateCheck(job, size),
                 System::currentTimeMillis, RankConfig.CONNECT_RETRY, RankConfig.HANDSHAKE_TIMEOUT,
-                RankConfig.SETUP_TIMEOUT, log);
+                RankConfig.SETUP_TIMEOUT, log, checkpoints);
     }
 
     /** The post-handshake identity checks of {@link PeerIdentity} for this job. */

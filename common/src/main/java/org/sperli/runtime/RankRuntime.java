@@ -36,6 +36,8 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     EventLoopGroup group;
     Channel server;
     private SperliException failure;
+    /** The ABORT that ended the job, when a peer's ABORT was its first failure. */
+    private Abort receivedAbort;
     private boolean leaving;
     private int openRequests;
 
@@ -54,6 +56,12 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     public static RankRuntime connect(RankConfig config) {
         RankRuntime runtime = new RankRuntime(config);
         new Mesh(runtime).build();
+        try {
+            runtime.checkpoints.resumeIfRestarted();
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
         return runtime;
     }
 
@@ -85,11 +93,11 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         SendRequest request = startSend(dest, tag, data);
         lock.lock();
         try {
+            request.open = true;
             openRequests++;
         } finally {
             lock.unlock();
         }
-        request.future.addListener(f -> requestClosed());
         return request;
     }
 
@@ -111,6 +119,9 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         ChannelFuture future = request.future;
         boolean done = timeoutNs < 0 ? future.awaitUninterruptibly().isDone()
                 : future.awaitUninterruptibly(timeoutNs, TimeUnit.NANOSECONDS);
+        if (done) {
+            sendSeenComplete(request);
+        }
         if (done && !future.isSuccess()) {
             throw failureOr(new SperliException(ErrorCode.H1613, "rank " + request.dest + " is gone: "
                     + future.cause()));
@@ -121,7 +132,25 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         if (request.future.isDone() && !request.future.isSuccess()) {
             awaitSend(request, 0);
         }
-        return request.future.isDone();
+        if (request.future.isDone()) {
+            sendSeenComplete(request);
+            return true;
+        }
+        return false;
+    }
+
+    /** An isend stops being open once its completion was seen (await returned or test gave true). */
+    private void sendSeenComplete(SendRequest request) {
+        lock.lock();
+        try {
+            if (request.open) {
+                request.open = false;
+                openRequests--;
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Sends a frame that is not user data (collective, checkpoint, control); returns the write future. */
@@ -240,16 +269,6 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         if (request.open) {
             request.open = false;
             openRequests--;
-        }
-    }
-
-    private void requestClosed() {
-        lock.lock();
-        try {
-            openRequests--;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -448,7 +467,7 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     private void abortedBy(int peer, Abort abort) {
         SperliException cause = new SperliException(ErrorCode.H1612, "rank " + peer + " aborted the job (reason "
                 + abort.reason() + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message());
-        if (setFailure(cause)) {
+        if (setFailure(cause, abort)) {
             // The receiver of ABORT forwards nothing: it closes everything and ends.
             closeAll();
         }
@@ -490,13 +509,14 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         closeAll();
     }
 
-    private boolean setFailure(SperliException e) {
+    private boolean setFailure(SperliException e, Abort received) {
         lock.lock();
         try {
             if (failure != null || leaving) {
                 return false;
             }
             failure = e;
+            receivedAbort = received;
             changed.signalAll();
             return true;
         } finally {
@@ -509,6 +529,16 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         lock.lock();
         try {
             return failure;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The peer's ABORT when that was the job's first failure; null otherwise. */
+    Abort receivedAbort() {
+        lock.lock();
+        try {
+            return receivedAbort;
         } finally {
             lock.unlock();
         }
@@ -592,6 +622,20 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         }
     }
 
+    // ---- checkpoints: CheckpointDriver -----------------------------------------------------------------------
+
+    final CheckpointDriver checkpoints = new CheckpointDriver(this);
+
+    @Override
+    public long checkpoint(org.sperli.Checkpointable state) {
+        return checkpoints.checkpoint(state);
+    }
+
+    @Override
+    public java.util.Optional<org.sperli.Restored> restored() {
+        return checkpoints.restored();
+    }
+
     // ---- collectives: CollectiveEngine -----------------------------------------------------------------------
 
     private final CollectiveEngine collectives = new CollectiveEngine(this);
@@ -629,6 +673,18 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     @Override
     public byte[] scatter(int root, java.util.List<byte[]> blocksAtRootOrNull) {
         return collectives.scatter(root, blocksAtRootOrNull);
+    }
+
+    @Override
+    public byte[] reduce(int root, byte[] data, org.sperli.ElementType type, org.sperli.ReduceOp op,
+            org.sperli.array.ContributionFold fold) {
+        return collectives.reduce(root, data, type, op, fold);
+    }
+
+    @Override
+    public byte[] allreduce(byte[] data, org.sperli.ElementType type, org.sperli.ReduceOp op,
+            org.sperli.array.ContributionFold fold) {
+        return collectives.allreduce(data, type, op, fold);
     }
 
     /**

@@ -9,6 +9,8 @@ final class SendRequest implements Request<Void> {
     final int dest;
     final ChannelFuture future;
     private final RankRuntime runtime;
+    /** An isend whose completion the caller has not seen yet; guarded by the runtime's lock. */
+    boolean open;
 
     SendRequest(RankRuntime runtime, int dest, ChannelFuture future) {
         this.runtime = runtime;

@@ -2,6 +2,7 @@ package org.sperli.runtime;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +33,7 @@ public final class TestJob {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final CompositeSig.KeyPair JOB_KEY = CompositeSig.generate(RANDOM);
 
-    public final JobId job = JobId.random(RANDOM);
+    public final JobId job;
     public final int size;
     public final long incarnation;
     public final long silenceMs;
@@ -40,23 +41,60 @@ public final class TestJob {
     public final List<PeerAddress> hosts = new ArrayList<>();
     public final List<RankCredentials> credentials = new ArrayList<>();
     public final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Each rank's own checkpoint directory (every host has its own disk), or null: checkpoints off. */
+    public final List<Path> checkpointDirs;
 
     public TestJob(int size) {
         this(size, 1, 5000);
     }
 
     public TestJob(int size, long incarnation, long silenceMs) {
+        this(JobId.random(RANDOM), null, size, incarnation, silenceMs, null);
+    }
+
+    private TestJob(JobId job, JobCa caOrNull, int size, long incarnation, long silenceMs, List<Path> checkpointDirs) {
+        this.job = job;
         this.size = size;
         this.incarnation = incarnation;
         this.silenceMs = silenceMs;
+        this.checkpointDirs = checkpointDirs == null ? null : List.copyOf(checkpointDirs);
         Instant now = Instant.now();
-        this.ca = JobCa.create(job, now, RANDOM);
+        this.ca = caOrNull != null ? caOrNull : JobCa.create(job, now, RANDOM);
         for (int port : freePorts(size)) {
             hosts.add(new PeerAddress("127.0.0.1", port));
         }
         for (int r = 0; r < size; r++) {
             credentials.add(ca.issueRankCertificate(job, r, "127.0.0.1", now));
         }
+    }
+
+    /** A job of {@code size} ranks at incarnation 1 with checkpoints on, rank r's directory {@code root/rank-r}. */
+    public static TestJob withCheckpoints(int size, Path root) {
+        return new TestJob(JobId.random(RANDOM), null, size, 1, 5000, checkpointDirsUnder(root, size));
+    }
+
+    /** The same job (id, CA, key, checkpoint directories) restarted: incarnation + 1, fresh ports. */
+    public TestJob restart() {
+        return new TestJob(job, ca, size, incarnation + 1, silenceMs, checkpointDirs);
+    }
+
+    /** As {@link #restart} with another size; the checkpoint directories are {@code root/rank-r} again. */
+    public TestJob restartWithSize(int newSize, Path root) {
+        return new TestJob(job, ca, newSize, incarnation + 1, silenceMs, checkpointDirsUnder(root, newSize));
+    }
+
+    private static List<Path> checkpointDirsUnder(Path root, int size) {
+        List<Path> dirs = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            dirs.add(root.resolve("rank-" + r));
+        }
+        return dirs;
+    }
+
+    /** Rank r's checkpoint settings: its directory, the job public key, and the signing key at rank 0. */
+    public CheckpointSettings checkpointSettings(int rank) {
+        return checkpointDirs == null ? null : new CheckpointSettings(checkpointDirs.get(rank), JOB_KEY.publicKey(),
+                rank == 0 ? JOB_KEY.secretKey() : null);
     }
 
     public static CompositeSig.KeyPair jobKey() {
@@ -90,7 +128,7 @@ public final class TestJob {
                     }
                 },
                 System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(20),
-                line -> log.add("rank " + rank + ": " + line));
+                line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank));
     }
 
     /** What one rank's body gave: a value or the SperliException it ended with. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.sperli.launcher.command.DemoCommand;
+import org.sperli.launcher.command.InspectCheckpointCommand;
 import org.sperli.launcher.command.RunCommand;
 import org.sperli.launcher.job.JobControl;
 import picocli.CommandLine;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Runs SPERLI jobs: one rank per listed host entry, over TLS 1.3 with a CA made for the job.",
-        subcommands = {RunCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, DemoCommand.class, InspectCheckpointCommand.class,
+            CommandLine.HelpCommand.class},
         exitCodeListHeading = SperliCommand.EXIT_CODES_HEADING)
 public final class SperliCommand implements Callable<Integer> {
     static final String EXIT_CODES_HEADING = "%nExit codes:%n";
@@ -57,8 +59,11 @@ public final class SperliCommand implements Callable<Integer> {
         cl.setParameterExceptionHandler(SperliCommand::usageError);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> failure(ex, cmd, parsed, environment));
         for (CommandLine sub : cl.getSubcommands().values()) {
-            sub.getCommandSpec().usageMessage().exitCodeListHeading(EXIT_CODES_HEADING)
-                    .exitCodeList(ExitCodes.descriptions());
+            // A subcommand with its own statuses (inspect-checkpoint) lists those instead of the job's.
+            if (sub.getCommandSpec().usageMessage().exitCodeList().isEmpty()) {
+                sub.getCommandSpec().usageMessage().exitCodeListHeading(EXIT_CODES_HEADING)
+                        .exitCodeList(ExitCodes.descriptions());
+            }
         }
         cl.getCommandSpec().usageMessage().exitCodeList(ExitCodes.descriptions());
         // Everything after the jar belongs to the job, even words that look like options.

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -147,15 +148,16 @@ public final class Rankd {
             return Outcome.of(ExitCodes.REFUSED, e.code().name() + " " + e.reason(), e);
         }
         try (jar) {
-            return joined(validated, jar, arguments.jobArgs());
+            return joined(validated, jar, arguments.jobArgs(), arguments.checkpointDirOrNull());
         }
     }
 
-    private Outcome joined(ValidatedDescription validated, JobJar jar, List<String> jobArgs) {
+    private Outcome joined(ValidatedDescription validated, JobJar jar, List<String> jobArgs, Path checkpointDirOrNull) {
         RankRuntime connected;
         try {
             pems = PemDirectory.write(validated.description());
-            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, this::runtimeLog));
+            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, checkpointDirOrNull,
+                    this::runtimeLog));
         } catch (SperliException e) {
             return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
         } catch (IOException | UnsupportedOperationException e) {

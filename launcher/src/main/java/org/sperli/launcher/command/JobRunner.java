@@ -37,7 +37,14 @@ final class JobRunner {
 
     /** Everything a job needs from the command line. */
     record Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
-                   boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
+                   boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs,
+                   Path checkpointDirOrNull) {
+        /** A job without a checkpoint directory. */
+        Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, boolean forceSsh,
+                boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
+            this(hosts, launch, restartMax, denyFileOrNull, forceSsh, acceptNewHostKeys, sshDirOrNull, jar, jobArgs,
+                    null);
+        }
     }
 
     private JobRunner() {
@@ -62,7 +69,8 @@ final class JobRunner {
             return ExitCodes.HOST_REFUSED;
         }
         JobJar jar = JobJar.open(request.jar());
-        RankCommand command = RankCommand.of(launch.rankd, environment.variables());
+        RankCommand command = RankCommand.of(launch.rankd, environment.variables())
+                .withCheckpointDir(request.checkpointDirOrNull());
         long startNs = System.nanoTime();
         JobKit kit = JobKit.create(plan.entries(), launch.silenceMs, JOB_LIFETIME, Instant.now(), new SecureRandom());
         console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "

@@ -52,7 +52,9 @@ public final class RunCommand implements Callable<Integer> {
     private Path denyHosts;
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Checkpoint directory of every rank, the same path on each host (taken, not yet used).")
+            description = "Checkpoint directory of every rank, the same absolute path on each host's own disk"
+                    + " (a relative DIR is taken from here). Jobs that checkpoint resume from it on a restart;"
+                    + " sperli inspect-checkpoint DIR shows what a resume would pick.")
     private Path checkpointDir;
 
     @Option(names = "--ssh", description = "Use SSH for localhost and 127.0.0.1 too.")
@@ -81,12 +83,8 @@ public final class RunCommand implements Callable<Integer> {
         var environment = parent.environment();
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
                 environment.terminal(), launch.verbose || environment.debug());
-        if (checkpointDir != null) {
-            // Checkpoints are not wired yet: the option is accepted so job scripts need not change when they are.
-            console.detail("--checkpoint-dir " + checkpointDir + " is not passed to ranks yet; restarts start over");
-        }
         JobRunner.Request request = new JobRunner.Request(hosts.specs(environment.variables()), launch, restartMax,
-                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs);
+                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir);
         return JobRunner.run(request, environment, parent.jobControl(), console);
     }
 }

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
  * (which must read the description line on stdin and use the documented exit statuses). Its arguments are always
- * {@code [--deny-hosts FILE] --jar-sha256 HEX JAR [job args...]}.
+ * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR] JAR [job args...]}; the checkpoint directory is
+ * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
  * <p>Local default: this JVM's {@code java} with this JVM's class path and {@code org.sperli.rankd.Main}, so a local
  * job needs nothing installed; the rank inherits this JVM's temporary directory, and {@value #JAVA_OPTS_VARIABLE}
@@ -26,10 +27,12 @@ public final class RankCommand {
 
     private final List<String> localWords;
     private final String remoteCommand;
+    private final String checkpointDirOrNull;
 
-    private RankCommand(List<String> localWords, String remoteCommand) {
+    private RankCommand(List<String> localWords, String remoteCommand, String checkpointDirOrNull) {
         this.localWords = List.copyOf(localWords);
         this.remoteCommand = remoteCommand;
+        this.checkpointDirOrNull = checkpointDirOrNull;
     }
 
     /**
@@ -38,7 +41,7 @@ public final class RankCommand {
      */
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
-            return new RankCommand(CommandWords.split(overrideOrNull), overrideOrNull.strip());
+            return new RankCommand(CommandWords.split(overrideOrNull), overrideOrNull.strip(), null);
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -48,7 +51,16 @@ public final class RankCommand {
         }
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
-        return new RankCommand(words, REMOTE_DEFAULT);
+        return new RankCommand(words, REMOTE_DEFAULT, null);
+    }
+
+    /**
+     * This command passing {@code --checkpoint-dir} to every rank, or not when {@code dirOrNull} is null. A relative
+     * directory is made absolute against the launcher's working directory, so that every host gets the same path.
+     */
+    public RankCommand withCheckpointDir(Path dirOrNull) {
+        return new RankCommand(localWords, remoteCommand,
+                dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString());
     }
 
     /** The argument vector of a local rank. */
@@ -60,6 +72,10 @@ public final class RankCommand {
         }
         argv.add("--jar-sha256");
         argv.add(jar.sha256Hex());
+        if (checkpointDirOrNull != null) {
+            argv.add("--checkpoint-dir");
+            argv.add(checkpointDirOrNull);
+        }
         argv.add(jar.path().toString());
         argv.addAll(jobArgs);
         return argv;
@@ -68,8 +84,11 @@ public final class RankCommand {
     /** The command line an SSH rank's remote shell runs; the job arguments are quoted for it. */
     public String remoteLine(String jarSha256Hex, String remoteJar, List<String> jobArgs) {
         StringBuilder line = new StringBuilder(remoteCommand)
-                .append(" --jar-sha256 ").append(jarSha256Hex)
-                .append(' ').append(CommandWords.quote(remoteJar));
+                .append(" --jar-sha256 ").append(jarSha256Hex);
+        if (checkpointDirOrNull != null) {
+            line.append(" --checkpoint-dir ").append(CommandWords.quote(checkpointDirOrNull));
+        }
+        line.append(' ').append(CommandWords.quote(remoteJar));
         for (String arg : jobArgs) {
             line.append(' ').append(CommandWords.quote(arg));
         }
@@ -78,6 +97,7 @@ public final class RankCommand {
 
     @Override
     public String toString() {
-        return "RankCommand[local=" + localWords + ", remote=" + remoteCommand + "]";
+        return "RankCommand[local=" + localWords + ", remote=" + remoteCommand
+                + (checkpointDirOrNull == null ? "" : ", checkpoint dir=" + checkpointDirOrNull) + "]";
     }
 }

@@ -1,0 +1,131 @@
+package org.sperli.checkpoint;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * The one way checkpoint files reach the disk: write to the temporary name, fsync, rename over the final name, fsync
+ * the directory. A crash at any moment leaves either the old final file or the new one, never a mix, and a temporary
+ * name is the only thing a crash can leave half-written.
+ *
+ * <p>Directories this class creates are owner-only (0700) on POSIX file systems: a checkpoint holds a program's
+ * state. Symbolic links are never followed when a tree is deleted.
+ */
+public final class DurableFiles {
+    private DurableFiles() {
+    }
+
+    /** Opens {@code tmp} for writing from scratch: created, or truncated when an earlier try left it. */
+    public static FileChannel openTemporary(Path tmp) throws IOException {
+        return FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+    }
+
+    /** Forces {@code channel}'s bytes and metadata to the disk, then closes it. */
+    public static void syncAndClose(FileChannel channel) throws IOException {
+        try (channel) {
+            channel.force(true);
+        }
+    }
+
+    /**
+     * Renames {@code tmp} over {@code target} atomically and fsyncs the directory, so that the rename itself survives
+     * a crash. Both names must be in the same directory.
+     */
+    public static void moveIntoPlace(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the file system cannot rename " + tmp + " atomically", e);
+        }
+        syncDirectory(target.getParent());
+    }
+
+    /** {@code content} as the whole of {@code target}, through {@code tmp}. */
+    public static void writeAtomically(Path tmp, Path target, byte[] content) throws IOException {
+        FileChannel channel = openTemporary(tmp);
+        try {
+            ByteBuffer b = ByteBuffer.wrap(content);
+            while (b.hasRemaining()) {
+                channel.write(b);
+            }
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+        syncAndClose(channel);
+        moveIntoPlace(tmp, target);
+    }
+
+    /** Forces a directory's entries (new, renamed and deleted names) to the disk. */
+    public static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    /**
+     * Creates {@code dir} and any missing parent, each owner-only, and fsyncs the parent of every directory it made.
+     * An existing directory is kept as it is.
+     */
+    public static void createDirectories(Path dir) throws IOException {
+        Path absolute = dir.toAbsolutePath();
+        if (Files.isDirectory(absolute)) {
+            return;
+        }
+        Path parent = absolute.getParent();
+        if (parent != null) {
+            createDirectories(parent);
+        }
+        try {
+            if (Files.getFileStore(parent).supportsFileAttributeView("posix")) {
+                Files.createDirectory(absolute,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectory(absolute);
+            }
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(absolute)) {
+                throw e;
+            }
+            return;
+        }
+        syncDirectory(parent);
+    }
+
+    /** Deletes a file if it is there and fsyncs its directory when something was deleted. */
+    public static boolean deleteDurably(Path file) throws IOException {
+        boolean deleted = Files.deleteIfExists(file);
+        if (deleted) {
+            syncDirectory(file.getParent());
+        }
+        return deleted;
+    }
+
+    /** Deletes {@code dir} and everything below it; links are removed, never followed. */
+    public static void deleteTree(Path dir) throws IOException {
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                for (Path entry : entries) {
+                    deleteTree(entry);
+                }
+            }
+        }
+        try {
+            Files.delete(dir);
+        } catch (NoSuchFileException e) {
+            // already gone: the goal is reached
+        }
+    }
+}

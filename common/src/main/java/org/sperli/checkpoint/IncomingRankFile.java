@@ -1,0 +1,123 @@
+package org.sperli.checkpoint;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.protocol.JobId;
+
+/**
+ * A rank file arriving in chunks from another rank (a buddy copy, or a rank's own file fetched from its buddy),
+ * written to its temporary name as it comes and hashed on the way; nothing is held in memory but the 80-byte header.
+ *
+ * <p>The header is checked as soon as its 80 bytes are in, against this job, epoch, rank and size and against the
+ * total the sender announced (H1619, H1623), so a wrong file is refused before its state is written. {@link #finish}
+ * checks the state hash (H1620) and, when a COMMIT is given, the whole-file hash against its entry (H1620); only
+ * then is the file fsynced and renamed into place. {@link #close} without {@link #finish} removes the temporary file.
+ * The order of chunks (offset = bytes so far, a fixed total) is the caller's to enforce.
+ */
+public final class IncomingRankFile implements AutoCloseable {
+    private final Path tmp;
+    private final Path target;
+    private final JobId job;
+    private final long epoch;
+    private final int rank;
+    private final int size;
+    private final FileChannel channel;
+    private final MessageDigest stateDigest = RankFiles.newSha256();
+    private final MessageDigest fileDigest = RankFiles.newSha256();
+    private final ByteBuffer head = ByteBuffer.allocate(RankFileHeader.LENGTH);
+    private RankFileHeader header;
+    private long received;
+    private boolean done;
+
+    IncomingRankFile(Path tmp, Path target, JobId job, long epoch, int rank, int size) throws IOException {
+        this.tmp = tmp;
+        this.target = target;
+        this.job = job;
+        this.epoch = epoch;
+        this.rank = rank;
+        this.size = size;
+        this.channel = DurableFiles.openTemporary(tmp);
+    }
+
+    /** Appends the chunk's remaining bytes (the position is moved) of a file of {@code total} bytes. */
+    public void accept(ByteBuffer chunk, long total) {
+        try {
+            ByteBuffer bytes = chunk.duplicate();
+            fileDigest.update(bytes.duplicate());
+            if (header == null) {
+                ByteBuffer part = bytes.duplicate();
+                part.limit(part.position() + Math.min(part.remaining(), head.remaining()));
+                head.put(part);
+                if (!head.hasRemaining()) {
+                    header = RankFileHeader.read(head.flip());
+                    header.expect(job, epoch, rank, size, total);
+                    ByteBuffer state = bytes.duplicate();
+                    state.position(part.position());
+                    stateDigest.update(state);
+                }
+            } else {
+                stateDigest.update(bytes.duplicate());
+            }
+            received += bytes.remaining();
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+            chunk.position(chunk.limit());
+        } catch (IOException e) {
+            throw new SperliException(ErrorCode.H1619, tmp.getFileName() + " cannot be written: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Ends the file: header present, state hash as the header says, whole-file hash as {@code commitOrNull} lists it;
+     * fsync, rename into place, fsync the directory. Returns the SHA-256 of the whole file.
+     */
+    public byte[] finish(CommitFile commitOrNull) {
+        if (header == null) {
+            throw new SperliException(ErrorCode.H1619, tmp.getFileName() + " ended after " + received
+                    + " bytes, inside the " + RankFileHeader.LENGTH + "-byte header");
+        }
+        byte[] stateSha256 = stateDigest.digest();
+        if (!MessageDigest.isEqual(stateSha256, header.stateSha256())) {
+            throw new SperliException(ErrorCode.H1620, "received rank file " + rank + " state SHA-256="
+                    + RankFiles.hex(stateSha256) + ", header says " + RankFiles.hex(header.stateSha256()));
+        }
+        byte[] fileSha256 = fileDigest.digest();
+        if (commitOrNull != null) {
+            commitOrNull.expectRankFile(rank, fileSha256);
+        }
+        try {
+            DurableFiles.syncAndClose(channel);
+            DurableFiles.moveIntoPlace(tmp, target);
+        } catch (IOException e) {
+            throw new SperliException(ErrorCode.H1619, target.getFileName() + " cannot be stored: " + e.getMessage());
+        }
+        done = true;
+        return fileSha256;
+    }
+
+    /** Where the file ends up. */
+    public Path target() {
+        return target;
+    }
+
+    /** Removes the temporary file unless {@link #finish} stored it. */
+    @Override
+    public void close() {
+        if (done) {
+            return;
+        }
+        try {
+            channel.close();
+            Files.deleteIfExists(tmp);
+        } catch (IOException e) {
+            // A leftover temporary name is harmless: the next try truncates it and readers never look at it.
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.sperli.runtime;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.Limits;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.CkptData;
+
+/**
+ * Sends one rank file to one peer as CKPT_DATA chunks of at most 1 MiB (kind 0 for the buddy copy, kind 2 for an
+ * answer at resume), read from the file as it goes: at most {@link #WINDOW} chunks are in memory, each handed to TLS
+ * without a copy and reused once TLS took it.
+ *
+ * <p>It runs on its own thread while the calling thread receives the file of its own predecessor: every rank sends to
+ * its buddy and receives from its predecessor at the same time, so a rank that only sent would leave its predecessor's
+ * chunks unread and, with large files, the ring would stall. A failure here ends the job (ABORT with {@code phase}
+ * and the failure's code) and is thrown again by {@link #join}.
+ */
+final class BuddySender {
+    /** Chunks in flight at once. */
+    static final int WINDOW = 4;
+    private static final long JOIN_AFTER_FAILURE_MS = 5000;
+
+    private final RankRuntime runtime;
+    private final int dest;
+    private final long epoch;
+    private final int kind;
+    private final int fileRank;
+    private final Path file;
+    private final Runnable afterFirstChunk;
+    private final Abort.Reason phase;
+    private final Thread thread;
+    private volatile SperliException failure;
+
+    private BuddySender(RankRuntime runtime, int dest, long epoch, int kind, int fileRank, Path file,
+                        Runnable afterFirstChunk, Abort.Reason phase) {
+        this.runtime = runtime;
+        this.dest = dest;
+        this.epoch = epoch;
+        this.kind = kind;
+        this.fileRank = fileRank;
+        this.file = file;
+        this.afterFirstChunk = afterFirstChunk;
+        this.phase = phase;
+        this.thread = new Thread(this::run, "sperli-rank" + runtime.rank() + "-file" + fileRank + "-to" + dest);
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts sending {@code file} (the rank file of {@code fileRank}) to {@code dest}. */
+    static BuddySender start(RankRuntime runtime, int dest, long epoch, int kind, int fileRank, Path file,
+                             Runnable afterFirstChunk, Abort.Reason phase) {
+        BuddySender sender = new BuddySender(runtime, dest, epoch, kind, fileRank, file, afterFirstChunk, phase);
+        sender.thread.start();
+        return sender;
+    }
+
+    /** Waits until the last chunk was handed to TLS; throws the failure that ended the transfer. */
+    void join() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** After a failure elsewhere: waits a bounded time for the thread, which ends once the job's channels close. */
+    void joinQuietly() {
+        try {
+            thread.join(JOIN_AFTER_FAILURE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        try {
+            send();
+        } catch (SperliException e) {
+            failure = e;
+        } catch (IOException | RuntimeException e) {
+            failure = new SperliException(ErrorCode.H1619, "cannot send " + file.getFileName() + " to rank " + dest
+                    + ": " + e, e);
+        }
+        if (failure != null && runtime.failure() == null) {
+            runtime.abort(phase, failure.code(), "rank " + runtime.rank() + ": " + failure.reason(), failure);
+        }
+    }
+
+    private void send() throws IOException {
+        SendRequest[] pending = new SendRequest[WINDOW];
+        ByteBuffer[] buffers = new ByteBuffer[WINDOW];
+        try (FileChannel channel = FileChannel.open(file)) {
+            long total = channel.size();
+            int capacity = (int) Math.min(Limits.MAX_CHUNK, total);
+            long offset = 0;
+            int sent = 0;
+            do {
+                int slot = sent % WINDOW;
+                if (pending[slot] != null) {
+                    pending[slot].await();
+                }
+                if (buffers[slot] == null) {
+                    buffers[slot] = ByteBuffer.allocate(capacity);
+                }
+                int n = (int) Math.min(Limits.MAX_CHUNK, total - offset);
+                ByteBuffer chunk = buffers[slot].clear().limit(n);
+                for (long at = offset; chunk.hasRemaining(); ) {
+                    int read = channel.read(chunk, at);
+                    if (read < 0) {
+                        throw new IOException(file.getFileName() + " shrank while it was sent");
+                    }
+                    at += read;
+                }
+                chunk.flip();
+                pending[slot] = new SendRequest(runtime, dest, runtime.sendFrame(dest, FrameType.CKPT_DATA, epoch,
+                        head(offset, total, chunk), chunk));
+                offset += n;
+                if (++sent == 1) {
+                    afterFirstChunk.run();
+                }
+            } while (offset < total);
+            for (SendRequest p : pending) {
+                if (p != null) {
+                    p.await();
+                }
+            }
+        } finally {
+            for (SendRequest p : pending) {
+                if (p != null) {
+                    p.future.awaitUninterruptibly(JOIN_AFTER_FAILURE_MS, TimeUnit.MILLISECONDS);
+                }
+            }
+        }
+    }
+
+    /** The 24 bytes before the chunk; the chunk itself follows as a second part of the payload, never copied. */
+    private ByteBuffer head(long offset, long total, ByteBuffer chunk) {
+        // The encoder's refusals, on the same values the receiver will check.
+        new CkptData(kind, fileRank, offset, total, chunk).encodedLength();
+        ByteBuffer b = ByteBuffer.allocate(CkptData.FIXED_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(CkptData.KIND_OFFSET, (byte) kind);
+        b.putInt(CkptData.FILE_RANK_OFFSET, fileRank);
+        b.putLong(CkptData.FILE_OFFSET_OFFSET, offset);
+        b.putLong(CkptData.TOTAL_OFFSET, total);
+        return b;
+    }
+}

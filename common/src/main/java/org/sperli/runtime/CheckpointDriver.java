@@ -1,0 +1,140 @@
+package org.sperli.runtime;
+
+import java.util.Optional;
+import org.sperli.Checkpointable;
+import org.sperli.ErrorCode;
+import org.sperli.Restored;
+import org.sperli.SperliException;
+import org.sperli.checkpoint.EpochStore;
+import org.sperli.protocol.payload.Abort;
+
+/**
+ * The checkpoints of one rank: {@code checkpoint(state)} (one {@link CheckpointRound} per epoch), the resume at a
+ * restart ({@link ResumeDriver}), and the epoch the next checkpoint gets, the last committed or resumed one + 1.
+ *
+ * <p>Before anything is sent, a call is refused with H1618 (the job goes on) when the state is null, checkpoints are
+ * off ({@link RankConfig#checkpoints()} is null), or the epoch would pass 4294967295; every rank refuses alike, since
+ * every rank has the same settings and epoch.
+ *
+ * <p><b>Open sends and receives (H1624).</b> A rank with an isend or irecv still open refuses the checkpoint at once
+ * and ends the job with ABORT reason 5, code 1624. That ABORT is the agreement: every rank that receives it during or
+ * before its own checkpoint reports H1624 as well, not H1612 (see {@link CkptLink#jobFailure}), so the checkpoint
+ * fails with H1624 on every rank, as the protocol says. No frame carries an open count, so this is the only way the
+ * verdict of one rank can reach all the others; a rank that is not in a checkpoint when the ABORT arrives fails its
+ * current call with H1612 as for any ABORT, and H1624 if it calls {@code checkpoint} afterwards.
+ *
+ * <p>Any other failure sends ABORT reason 5 (reason 2 for a refused frame) with the failure's code; the rank that
+ * failed throws that code and the others H1612.
+ */
+final class CheckpointDriver {
+    /** Largest epoch: the header and the files carry it in 32 bits. */
+    static final long MAX_EPOCH = 0xffff_ffffL;
+
+    /** The steps where a test may break in. */
+    enum Step {
+        /** The rank file is renamed into place; its CKPT_ACK is not sent yet. */
+        BEFORE_ACK,
+        /** Rank 0 has every CKPT_ACK and its buddy copy; no COMMIT is written yet. */
+        AFTER_ACKS,
+        /** Rank 0 has written COMMIT; CKPT_COMMIT is not sent yet. */
+        AFTER_COMMIT_WRITTEN,
+        /** The first chunk of this rank's buddy copy is handed to TLS (on the sending thread). */
+        BUDDY_CHUNK_SENT
+    }
+
+    /** A test's view of the procedure: called at every {@link Step}; an exception there fails the checkpoint. */
+    @FunctionalInterface
+    interface Hooks {
+        Hooks NONE = (step, epoch) -> { };
+
+        void at(Step step, long epoch);
+    }
+
+    private final RankRuntime runtime;
+    private final CkptLink link;
+    private volatile Hooks hooks = Hooks.NONE;
+    private long lastEpoch;
+    private Restored restored;
+    private boolean resumedFromBuddy;
+
+    CheckpointDriver(RankRuntime runtime) {
+        this.runtime = runtime;
+        this.link = new CkptLink(runtime);
+    }
+
+    /** Installs test hooks. */
+    void hooks(Hooks hooks) {
+        this.hooks = hooks;
+    }
+
+    /** The state this rank resumed from; empty at a fresh start. */
+    synchronized Optional<Restored> restored() {
+        return Optional.ofNullable(restored);
+    }
+
+    /** Whether the resume loaded this rank's state from its buddy's copy (RESUME status 1). */
+    synchronized boolean resumedFromBuddy() {
+        return resumedFromBuddy;
+    }
+
+    /** The last committed or resumed epoch, 0 before the first. */
+    synchronized long lastEpoch() {
+        return lastEpoch;
+    }
+
+    /** At a restart (incarnation above 1) with checkpoints on: the resume, before the program starts. */
+    synchronized void resumeIfRestarted() {
+        CheckpointSettings settings = runtime.config.checkpoints();
+        if (settings == null || runtime.incarnation() <= 1) {
+            return;
+        }
+        ResumeDriver.Result result = new ResumeDriver(runtime, link, store(settings), settings).run();
+        lastEpoch = result.epoch();
+        restored = result.restoredOrNull();
+        resumedFromBuddy = result.fromBuddy();
+    }
+
+    /** The collective checkpoint: returns the committed epoch. */
+    synchronized long checkpoint(Checkpointable state) {
+        if (state == null) {
+            throw new SperliException(ErrorCode.H1618, "state is null");
+        }
+        CheckpointSettings settings = runtime.config.checkpoints();
+        if (settings == null) {
+            throw new SperliException(ErrorCode.H1618, "no checkpoint directory: checkpoints are off for this job");
+        }
+        if (lastEpoch >= MAX_EPOCH) {
+            throw new SperliException(ErrorCode.H1618, "epoch " + lastEpoch + " is the last one v1 can number");
+        }
+        if (runtime.failure() != null) {
+            throw link.jobFailure(Abort.Reason.CHECKPOINT_FAILED, null);
+        }
+        long epoch = lastEpoch + 1;
+        CheckpointRound round = null;
+        try {
+            int open = runtime.openRequests();
+            if (open > 0) {
+                throw new SperliException(ErrorCode.H1624, "rank " + runtime.rank() + " has " + open
+                        + " isend/irecv still open; complete them (await, or test until true) before checkpoint");
+            }
+            round = new CheckpointRound(runtime, link, store(settings), settings, epoch, hooks);
+            if (runtime.rank() == 0) {
+                round.lead(state);
+            } else {
+                round.follow(state);
+            }
+        } catch (RuntimeException e) {
+            SperliException failure = link.fail(Abort.Reason.CHECKPOINT_FAILED, CkptLink.asSperli(e));
+            if (round != null) {
+                round.abandon();
+            }
+            throw failure;
+        }
+        lastEpoch = epoch;
+        return epoch;
+    }
+
+    private EpochStore store(CheckpointSettings settings) {
+        return EpochStore.of(settings.dir(), runtime.config.jobId(), runtime.rank(), runtime.size());
+    }
+}

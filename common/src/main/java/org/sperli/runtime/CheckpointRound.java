@@ -1,0 +1,157 @@
+package org.sperli.runtime;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import org.sperli.Checkpointable;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.checkpoint.CommitFile;
+import org.sperli.checkpoint.EpochLayout;
+import org.sperli.checkpoint.EpochStore;
+import org.sperli.checkpoint.IncomingRankFile;
+import org.sperli.checkpoint.RankFiles;
+import org.sperli.identity.CommitSignatures;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.CkptAck;
+import org.sperli.protocol.payload.CkptBegin;
+import org.sperli.protocol.payload.CkptData;
+import org.sperli.runtime.CheckpointDriver.Hooks;
+import org.sperli.runtime.CheckpointDriver.Step;
+import org.sperli.transport.Frame;
+
+/**
+ * One checkpoint of one epoch at one rank, step by step as protocol section 9.4 and tables section 10 say.
+ *
+ * <p>Rank 0 ({@link #lead}): remove an old COMMIT of the epoch; CKPT_BEGIN to all; write, fsync and rename its rank
+ * file; send it to its buddy (on a {@link BuddySender} thread) while it collects every CKPT_ACK and then its own buddy
+ * copy; once its sender is done (so the buddy copy precedes CKPT_COMMIT on that connection) and its copy matches the
+ * ACK of its owner, write COMMIT signed with the job key and send CKPT_COMMIT to all.
+ *
+ * <p>Other ranks ({@link #follow}): take CKPT_BEGIN (version 1, else H1619; this size, else H1623; this epoch, else
+ * H1619); remove their own old COMMIT of the epoch too (an earlier try's copy must not outlive rank 0's); write the
+ * rank file; CKPT_ACK with its SHA-256; send the buddy copy while receiving the predecessor's; then
+ * take CKPT_COMMIT, verify its signature and that it lists the hashes of the own file and the buddy copy (H1621,
+ * H1620), and keep it. Both end by deleting epochs older than the previous one. With one rank there is no frame and
+ * no buddy copy.
+ */
+final class CheckpointRound {
+    private final RankRuntime runtime;
+    private final CkptLink link;
+    private final EpochStore store;
+    private final CheckpointSettings settings;
+    private final long epoch;
+    private final Hooks hooks;
+    private final int rank;
+    private final int size;
+    private BuddySender sender;
+
+    CheckpointRound(RankRuntime runtime, CkptLink link, EpochStore store, CheckpointSettings settings, long epoch,
+                    Hooks hooks) {
+        this.runtime = runtime;
+        this.link = link;
+        this.store = store;
+        this.settings = settings;
+        this.epoch = epoch;
+        this.hooks = hooks;
+        this.rank = runtime.rank();
+        this.size = runtime.size();
+    }
+
+    void lead(Checkpointable state) {
+        byte[] signingKey = settings.signingKeyOrNull();
+        if (signingKey == null) {
+            throw new SperliException(ErrorCode.H1618, "rank 0 has no job signing key, so it cannot sign a COMMIT");
+        }
+        try {
+            store.prepareEpoch(epoch);
+            store.removeCommit(epoch);
+            store.writeJobPublicKey(settings.jobPublicKey());
+            link.sendToOthers(FrameType.CKPT_BEGIN, epoch, CkptBegin.v1(size).toBytes());
+            EpochStore.Written own = store.writeRankFile(epoch, state);
+            hooks.at(Step.BEFORE_ACK, epoch);
+            byte[][] hashes = new byte[size][];
+            hashes[0] = own.fileSha256();
+            startBuddyCopy(own);
+            for (int r = 1; r < size; r++) {
+                hashes[r] = link.awaitAck(r, epoch);
+            }
+            byte[] copy = receiveBuddyCopy();
+            joinSender();
+            hooks.at(Step.AFTER_ACKS, epoch);
+            if (copy != null && !MessageDigest.isEqual(copy, hashes[size - 1])) {
+                throw new SperliException(ErrorCode.H1620, "buddy copy of rank " + (size - 1) + " SHA-256="
+                        + RankFiles.hex(copy) + ", its CKPT_ACK says " + RankFiles.hex(hashes[size - 1]));
+            }
+            byte[] commit = CommitSignatures.sign(CommitFile.unsigned(epoch, runtime.config.jobId(),
+                    Arrays.asList(hashes)), signingKey).toBytes();
+            store.writeCommit(epoch, commit);
+            hooks.at(Step.AFTER_COMMIT_WRITTEN, epoch);
+            link.sendToOthers(FrameType.CKPT_COMMIT, epoch, commit);
+            store.retain(epoch);
+        } finally {
+            Arrays.fill(signingKey, (byte) 0);
+        }
+    }
+
+    void follow(Checkpointable state) {
+        Frame begin = link.await(0, FrameType.CKPT_BEGIN, CkptLink.ANY_EPOCH);
+        try {
+            CkptBegin.read(begin.payload().nioBuffer()).check(size);
+            if (begin.header().epoch() != epoch) {
+                throw new SperliException(ErrorCode.H1619, "CKPT_BEGIN epoch=" + begin.header().epoch()
+                        + ", expected " + epoch + " (the last committed or resumed epoch + 1)");
+            }
+        } finally {
+            begin.release();
+        }
+        store.prepareEpoch(epoch);
+        store.removeCommit(epoch);
+        EpochStore.Written own = store.writeRankFile(epoch, state);
+        hooks.at(Step.BEFORE_ACK, epoch);
+        link.send(0, FrameType.CKPT_ACK, epoch, new CkptAck(own.fileSha256()).toBytes());
+        startBuddyCopy(own);
+        byte[] copy = receiveBuddyCopy();
+        joinSender();
+        byte[] bytes = link.awaitCommit(0, epoch);
+        CommitFile commit = CommitSignatures.verify(ByteBuffer.wrap(bytes), settings.jobPublicKey(),
+                runtime.config.jobId(), epoch, size);
+        commit.expectRankFile(rank, own.fileSha256());
+        commit.expectRankFile(EpochLayout.buddySourceOf(rank, size), copy);
+        store.writeCommit(epoch, bytes);
+        store.retain(epoch);
+    }
+
+    /** After a failure: lets the sending thread end (the job's channels are closing) before the call returns. */
+    void abandon() {
+        if (sender != null) {
+            sender.joinQuietly();
+        }
+    }
+
+    private void startBuddyCopy(EpochStore.Written own) {
+        if (size == 1) {
+            return;
+        }
+        sender = BuddySender.start(runtime, EpochLayout.buddyOf(rank, size), epoch, CkptData.KIND_BUDDY_CHUNK, rank,
+                own.path(), () -> hooks.at(Step.BUDDY_CHUNK_SENT, epoch), Abort.Reason.CHECKPOINT_FAILED);
+    }
+
+    private void joinSender() {
+        if (sender != null) {
+            sender.join();
+        }
+    }
+
+    /** The predecessor's file as {@code rank-<p>.ckpt.buddy}; its SHA-256, or {@code null} with one rank. */
+    private byte[] receiveBuddyCopy() {
+        if (size == 1) {
+            return null;
+        }
+        int source = EpochLayout.buddySourceOf(rank, size);
+        try (IncomingRankFile in = store.receiveBuddyCopy(epoch, source)) {
+            return link.receiveFile(source, epoch, CkptData.KIND_BUDDY_CHUNK, source, in, null, false);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package org.sperli.runtime;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.checkpoint.CommitFile;
+import org.sperli.checkpoint.IncomingRankFile;
+import org.sperli.protocol.FrameHeader;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.ChunkSequence;
+import org.sperli.protocol.payload.CkptAck;
+import org.sperli.protocol.payload.CkptData;
+import org.sperli.protocol.payload.Resume;
+import org.sperli.transport.Frame;
+
+/**
+ * The CKPT_* and RESUME frames of one rank, for {@link CheckpointDriver} and {@link ResumeDriver}: typed waits on the
+ * checkpoint queue (a frame of another type or epoch than the step expects is H1610), small sends that return once TLS
+ * took them, files received in chunks, and how a failure of either procedure ends the job.
+ */
+final class CkptLink {
+    /** Any header epoch. */
+    static final long ANY_EPOCH = -1;
+
+    private final RankRuntime runtime;
+
+    CkptLink(RankRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** A decoded RESUME frame, its COMMIT copied out of the frame's buffer. */
+    record ResumeMessage(long epoch, long status, byte[] commitOrNull) {
+    }
+
+    /**
+     * Waits for the next CKPT or RESUME frame from {@code peer}; it must be of {@code type} and, unless
+     * {@code epoch} is {@link #ANY_EPOCH}, carry {@code epoch} in its header. The caller releases it.
+     */
+    Frame await(int peer, FrameType type, long epoch) {
+        Frame frame = runtime.awaitCheckpoint(peer);
+        FrameHeader h = frame.header();
+        if (h.frameType() != type || epoch != ANY_EPOCH && h.epoch() != epoch) {
+            frame.release();
+            throw new SperliException(ErrorCode.H1610, "rank " + peer + " sent " + h.frameType() + " of epoch "
+                    + h.epoch() + " where " + type + (epoch == ANY_EPOCH ? "" : " of epoch " + epoch)
+                    + " was expected");
+        }
+        return frame;
+    }
+
+    /** The SHA-256 a CKPT_ACK of {@code epoch} from {@code peer} carries. */
+    byte[] awaitAck(int peer, long epoch) {
+        Frame frame = await(peer, FrameType.CKPT_ACK, epoch);
+        try {
+            return CkptAck.read(frame.payload().nioBuffer()).sha256();
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** The bytes of a CKPT_COMMIT of {@code epoch} (its length was checked with the frame header). */
+    byte[] awaitCommit(int peer, long epoch) {
+        Frame frame = await(peer, FrameType.CKPT_COMMIT, epoch);
+        try {
+            byte[] bytes = new byte[frame.payload().readableBytes()];
+            frame.payload().getBytes(frame.payload().readerIndex(), bytes);
+            return bytes;
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** A CKPT_DATA without a chunk (kinds 1, 3, 4) of {@code epoch} from {@code peer}. */
+    CkptData awaitControl(int peer, long epoch) {
+        Frame frame = await(peer, FrameType.CKPT_DATA, epoch);
+        try {
+            CkptData data = CkptData.read(frame.payload().nioBuffer());
+            if (data.carriesChunk()) {
+                throw new SperliException(ErrorCode.H1610, "rank " + peer + " sent CKPT_DATA kind " + data.kind()
+                        + " where a request (1) or needs-nothing (4) was expected");
+            }
+            return data;
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** A RESUME from {@code peer}; {@code epoch} as in {@link #await}. */
+    ResumeMessage awaitResume(int peer, long epoch) {
+        Frame frame = await(peer, FrameType.RESUME, epoch);
+        try {
+            Resume resume = Resume.read(frame.payload().nioBuffer(), runtime.size());
+            byte[] commit = null;
+            if (resume.hasCommit()) {
+                ByteBuffer c = resume.commit();
+                commit = new byte[c.remaining()];
+                c.get(commit);
+            }
+            return new ResumeMessage(frame.header().epoch(), resume.status(), commit);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /**
+     * Receives one file sent in chunks of {@code kind} about {@code fileRank} from {@code peer} into {@code into}, and
+     * finishes it against {@code commitOrNull}; returns the file's SHA-256. With {@code noCopyAllowed} a first frame
+     * of kind 3 ends the transfer and returns {@code null}. A frame out of order is H1610 at once; a file that is not
+     * the one expected is refused only after its last chunk, so that the sender is never left writing into a queue
+     * nobody reads.
+     */
+    byte[] receiveFile(int peer, long epoch, int kind, int fileRank, IncomingRankFile into, CommitFile commitOrNull,
+                       boolean noCopyAllowed) {
+        ChunkSequence sequence = new ChunkSequence();
+        SperliException refusal = null;
+        do {
+            Frame frame = await(peer, FrameType.CKPT_DATA, epoch);
+            try {
+                CkptData data = CkptData.read(frame.payload().nioBuffer());
+                if (noCopyAllowed && !sequence.started() && data.kind() == CkptData.KIND_NO_COPY
+                        && data.fileRank() == fileRank) {
+                    return null;
+                }
+                if (data.kind() != kind || data.fileRank() != fileRank) {
+                    throw new SperliException(ErrorCode.H1610, "rank " + peer + " sent CKPT_DATA kind " + data.kind()
+                            + " of file rank " + data.fileRank() + ", expected kind " + kind + " of file rank "
+                            + fileRank);
+                }
+                sequence.accept(data);
+                if (refusal == null) {
+                    try {
+                        into.accept(data.chunk(), data.total());
+                    } catch (SperliException e) {
+                        refusal = e;
+                    }
+                }
+            } finally {
+                frame.release();
+            }
+        } while (!sequence.complete());
+        if (refusal != null) {
+            throw refusal;
+        }
+        return into.finish(commitOrNull);
+    }
+
+    /** Sends a small payload and returns once TLS took it. */
+    void send(int dest, FrameType type, long epoch, byte[] payload) {
+        new SendRequest(runtime, dest, runtime.sendFrame(dest, type, epoch, ByteBuffer.wrap(payload))).await();
+    }
+
+    /** Sends the same small payload to every other rank, all at once, and waits until TLS took each. */
+    void sendToOthers(FrameType type, long epoch, byte[] payload) {
+        List<SendRequest> sends = new ArrayList<>();
+        for (int r = 0; r < runtime.size(); r++) {
+            if (r != runtime.rank()) {
+                sends.add(new SendRequest(runtime, r, runtime.sendFrame(r, type, epoch, ByteBuffer.wrap(payload))));
+            }
+        }
+        for (SendRequest s : sends) {
+            s.await();
+        }
+    }
+
+    static byte[] resume(int status, byte[] commitOrNull) {
+        return new Resume(status, commitOrNull == null ? null : ByteBuffer.wrap(commitOrNull)).toBytes();
+    }
+
+    /**
+     * Ends the job for a failure of this rank's checkpoint ({@code phase} 5) or resume (6): ABORT with the failure's
+     * code (reason 2 for a refused frame, H1610), unless the job already failed. Returns what the call throws.
+     */
+    SperliException fail(Abort.Reason phase, SperliException failure) {
+        if (runtime.failure() == null) {
+            Abort.Reason reason = failure.code() == ErrorCode.H1610 ? Abort.Reason.REFUSED : phase;
+            runtime.abort(reason, failure.code(), "rank " + runtime.rank() + ": " + failure.reason(), failure);
+        }
+        return jobFailure(phase, failure);
+    }
+
+    /**
+     * The job's failure as {@code phase}'s call reports it, or {@code fallback} while the job runs. An ABORT that
+     * carries the verdict of the whole job is reported with its own code instead of H1612, so that every rank gives
+     * the same code: reason 5 with code 1624 (a rank had a send or receive open: the checkpoint fails with H1624 on
+     * every rank) and, during resume, reason 6 with a checkpoint code (rank 0's choice failed for the job).
+     */
+    SperliException jobFailure(Abort.Reason phase, SperliException fallback) {
+        SperliException failure = runtime.failure();
+        if (failure == null) {
+            return fallback;
+        }
+        Abort received = runtime.receivedAbort();
+        if (failure.code() == ErrorCode.H1612 && received != null) {
+            ErrorCode carried = ErrorCode.ofNumber((int) Math.min(Integer.MAX_VALUE, received.code()));
+            boolean openRequests = received.reason() == Abort.Reason.CHECKPOINT_FAILED.code()
+                    && carried == ErrorCode.H1624;
+            boolean resumeVerdict = phase == Abort.Reason.RESUME_FAILED
+                    && received.reason() == Abort.Reason.RESUME_FAILED.code() && carried != null
+                    && carried.number() >= ErrorCode.H1619.number() && carried.number() <= ErrorCode.H1624.number();
+            if (openRequests || resumeVerdict) {
+                return new SperliException(carried, failure.reason(), failure);
+            }
+        }
+        return new SperliException(failure.code(), failure.reason(), failure);
+    }
+
+    /** Any exception of the procedures as a SperliException; what is not one yet is a file fault, H1619. */
+    static SperliException asSperli(RuntimeException e) {
+        return e instanceof SperliException s ? s : new SperliException(ErrorCode.H1619, e.toString(), e);
+    }
+}

@@ -1,0 +1,173 @@
+package org.sperli.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.sperli.Checkpointable;
+import org.sperli.ErrorCode;
+import org.sperli.Restored;
+import org.sperli.SperliException;
+import org.sperli.checkpoint.EpochLayout;
+import org.sperli.protocol.payload.Abort;
+
+/** States, runs and file checks shared by the checkpoint and resume tests. */
+final class CheckpointFixture {
+    static final Duration LIMIT = Duration.ofSeconds(90);
+
+    private CheckpointFixture() {
+    }
+
+    /**
+     * The state of {@code rank} at {@code epoch}: deterministic bytes, of a length that differs by rank and epoch.
+     * Rank 1's state is over 2 MiB, so its file travels in several 1 MiB chunks; rank 3's is empty.
+     */
+    static byte[] state(int rank, long epoch) {
+        int length = rank == 1 ? 2 * 1024 * 1024 + 1000 + (int) epoch : rank == 3 ? 0 : 100 + 17 * rank + (int) epoch;
+        byte[] bytes = new byte[length];
+        new SplittableRandom(rank * 1_000_003L + epoch).nextBytes(bytes);
+        return bytes;
+    }
+
+    /** A Checkpointable writing {@code bytes} in pieces of several sizes, as a program would. */
+    static Checkpointable writing(byte[] bytes) {
+        return out -> {
+            int at = 0;
+            int piece = 1;
+            while (at < bytes.length) {
+                int n = Math.min(piece, bytes.length - at);
+                if (n == 1) {
+                    out.write(bytes[at]);
+                } else {
+                    out.write(bytes, at, n);
+                }
+                at += n;
+                piece = piece * 7 + 3;
+            }
+        };
+    }
+
+    /** Checkpoints the states of epochs 1..n in a row; returns the epochs the calls gave. */
+    static List<Long> checkpoints(RankRuntime rt, int n) {
+        List<Long> epochs = new java.util.ArrayList<>();
+        for (long e = 1; e <= n; e++) {
+            epochs.add(rt.checkpoint(writing(state(rt.rank(), e))));
+        }
+        return epochs;
+    }
+
+    /** Runs {@code job} with {@code body} and returns the outcomes by rank. */
+    static <T> List<TestJob.Outcome<T>> run(TestJob job, Function<RankRuntime, T> body) {
+        return job.run(LIMIT, body);
+    }
+
+    /** Restarts {@code job} and returns every rank's restored state, failing the test on any rank's failure. */
+    static List<Optional<Restored>> resume(TestJob restarted) {
+        return run(restarted, RankRuntime::restored).stream().map(TestJob.Outcome::get).toList();
+    }
+
+    /** Asserts that every rank restored epoch {@code epoch} with its own state of that epoch. */
+    static void assertRestored(List<Optional<Restored>> restored, long epoch) {
+        for (int r = 0; r < restored.size(); r++) {
+            Restored got = restored.get(r).orElseThrow(() -> new AssertionError("a rank restored nothing"));
+            assertEquals(epoch, got.epoch(), "epoch at rank " + restored.indexOf(restored.get(r)));
+            assertArrayEquals(state(r, epoch), got.state(), "state of rank " + r);
+        }
+    }
+
+    /**
+     * Asserts that the job ended: rank {@code decider}, which ended it, with {@code code}, and every other rank with
+     * {@code othersCode}, the code the ABORT carries to them. A rank that receives an ABORT closes its connections at
+     * once, so a third rank may see that close before the ABORT on its own link and end with H1613 (tables section
+     * 10, "a close without BYE is H1613 unless an ABORT already arrived"); such a bystander is accepted, as in
+     * {@link CollectiveAbortTest}, but at least one rank besides the decider must have seen the ABORT: the first rank
+     * to close after the decider closes because of it.
+     */
+    static void assertJobEnded(List<? extends TestJob.Outcome<?>> outcomes, int decider, ErrorCode code,
+                               ErrorCode othersCode) {
+        boolean abortSeen = outcomes.size() == 1;
+        for (int r = 0; r < outcomes.size(); r++) {
+            SperliException error = outcomes.get(r).error();
+            assertTrue(error != null, "rank " + r + " did not fail");
+            if (r == decider) {
+                assertEquals(code, error.code(), "rank " + r + ": " + error.getMessage());
+            } else if (error.code() == othersCode) {
+                abortSeen = true;
+            } else {
+                assertEquals(ErrorCode.H1613, error.code(), "rank " + r + ": " + error.getMessage());
+            }
+        }
+        assertTrue(abortSeen, "no rank besides " + decider + " saw the ABORT: " + outcomes);
+    }
+
+    /** As {@link #assertJobEnded} where the ABORT makes every rank report the decider's code. */
+    static void assertEveryRankFails(List<? extends TestJob.Outcome<?>> outcomes, int decider, ErrorCode code) {
+        assertJobEnded(outcomes, decider, code, code);
+    }
+
+    /** A hook that crashes {@code rank} at {@code step} of {@code epoch}: it ends the job as a lost peer would. */
+    static void crashAt(RankRuntime rt, int rank, CheckpointDriver.Step step, long epoch) {
+        rt.checkpoints.hooks((s, e) -> {
+            if (rt.rank() == rank && s == step && e == epoch) {
+                rt.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "test: rank " + rank + " crashes at " + step
+                        + " of epoch " + epoch, null);
+                throw new SperliException(ErrorCode.H1613, "test crash at " + step);
+            }
+        });
+    }
+
+    /** The layout of rank {@code rank}'s checkpoints of {@code job}. */
+    static EpochLayout layout(TestJob job, int rank) {
+        return EpochLayout.of(job.checkpointDirs.get(rank), job.job);
+    }
+
+    /** The names in rank {@code rank}'s job directory, sorted. */
+    static TreeSet<String> jobDirEntries(TestJob job, int rank) {
+        try (Stream<Path> entries = Files.list(layout(job, rank).jobDir())) {
+            return entries.map(p -> p.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every file under {@code root} whose name ends with ".tmp". */
+    static List<Path> temporaryFiles(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Flips the bits of the byte at {@code offset} ({@code -1}: the last byte) of {@code file}. */
+    static void flipByte(Path file, long offset) {
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            int at = (int) (offset < 0 ? bytes.length + offset : offset);
+            bytes[at] ^= (byte) 0xff;
+            Files.write(file, bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void delete(Path file) {
+        try {
+            Files.delete(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.sperli.launcher.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code --checkpoint-dir} reaches every rank, local and SSH, as the same absolute path, before the jar. */
+class RankCommandCheckpointDirTest {
+    private static final JobJar JAR = new JobJar(Path.of("/jobs/job.jar"), "ab", 1, "x.Job");
+
+    @Test
+    void localRanksGetTheAbsoluteDirectoryBeforeTheJar() {
+        RankCommand command = RankCommand.of("rankd", Map.of()).withCheckpointDir(Path.of("ck"));
+        String absolute = Path.of("ck").toAbsolutePath().toString();
+
+        assertEquals(List.of("rankd", "--jar-sha256", "ab", "--checkpoint-dir", absolute, "/jobs/job.jar", "arg"),
+                command.localArgv(null, JAR, List.of("arg")));
+    }
+
+    @Test
+    void sshRanksGetTheSameDirectoryQuotedForTheRemoteShell() {
+        RankCommand command = RankCommand.of("sperli-rankd", Map.of()).withCheckpointDir(Path.of("/srv/ck points"));
+
+        assertEquals("sperli-rankd --jar-sha256 ab --checkpoint-dir '/srv/ck points' .cache/j.jar 'x y'",
+                command.remoteLine("ab", ".cache/j.jar", List.of("x y")));
+    }
+
+    @Test
+    void withoutTheOptionNothingIsAdded() {
+        RankCommand command = RankCommand.of("rankd", Map.of()).withCheckpointDir(null);
+
+        assertFalse(command.localArgv(null, JAR, List.of()).contains("--checkpoint-dir"));
+        assertFalse(command.remoteLine("ab", "j.jar", List.of()).contains("--checkpoint-dir"));
+    }
+}
