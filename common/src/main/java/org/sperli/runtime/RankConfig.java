@@ -56,6 +56,12 @@ public record RankConfig(
                 certificateCheck, wallClockMs, connectRetry, handshakeTimeout, setupTimeout, log, checkpoints);
     }
 
+    /** The same rank with other setup bounds (tests and operators on slow networks). */
+    public RankConfig withSetupBounds(Duration connectRetry, Duration handshakeTimeout, Duration setupTimeout) {
+        return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
+                certificateCheck, wallClockMs, connectRetry, handshakeTimeout, setupTimeout, log, checkpoints);
+    }
+
     /** The port this rank listens at. */
     public int ownPort() {
         return hosts.get(rank).port();

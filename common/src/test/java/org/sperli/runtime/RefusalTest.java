@@ -76,6 +76,20 @@ class RefusalTest {
     }
 
     @Test
+    void rankThatCannotReachAHigherRankWithinTheRetryBoundFailsWithH1613() {
+        TestJob job = new TestJob(2);
+        // Nobody listens at rank 1's port; the retry bound is shortened from v1's 30 s to keep the test quick.
+        RankConfig config = job.config(0).withSetupBounds(java.time.Duration.ofMillis(1500),
+                java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(20));
+        long start = System.nanoTime();
+        SperliException e = assertThrows(SperliException.class, () -> RankRuntime.connect(config).close());
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(ErrorCode.H1613, e.code());
+        assertTrue(e.reason().contains("could not reach rank 1"), e.reason());
+        assertTrue(ms >= 1400 && ms < 10_000, "gave up after " + ms + " ms");
+    }
+
+    @Test
     void plaintextClientIsClosedAndTheRankKeepsAccepting() throws Exception {
         TestJob job = new TestJob(2);
         var rank = rank1(job);
