@@ -35,6 +35,9 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     final Condition changed = lock.newCondition();
     EventLoopGroup group;
     Channel server;
+    /** How long a leaving rank waits for its BYEs to be read (tables section 10). */
+    static final java.time.Duration BYE_LINGER = java.time.Duration.ofSeconds(2);
+
     private SperliException failure;
     /** The ABORT that ended the job, when a peer's ABORT was its first failure. */
     private Abort receivedAbort;
@@ -377,7 +380,7 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     private void deliverData(PeerLink peer, Frame frame) {
         lock.lock();
         try {
-            if (failure != null || !peer.present()) {
+            if (failure != null || leaving || !peer.present()) {
                 frame.release();
                 return;
             }
@@ -396,7 +399,7 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     private void enqueue(PeerLink peer, java.util.ArrayDeque<Frame> queue, Frame frame) {
         lock.lock();
         try {
-            if (failure != null || !peer.present()) {
+            if (failure != null || leaving || !peer.present()) {
                 frame.release();
                 return;
             }
@@ -608,8 +611,18 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
         } finally {
             lock.unlock();
         }
+        long lingerEnd = System.nanoTime() + BYE_LINGER.toNanos();
         for (ChannelFuture bye : byes) {
-            bye.awaitUninterruptibly(2, TimeUnit.SECONDS);
+            bye.awaitUninterruptibly(Math.max(0, lingerEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        // Linger: keep reading (and dropping) until each peer has read our BYE and closed, so that our close cannot
+        // reset a connection whose peer still has our last messages unread. Bounded by 2 s in all.
+        for (PeerLink peer : peers) {
+            if (peer != null && peer.channel != null && !byes.isEmpty()) {
+                peer.channel.config().setAutoRead(true);
+                peer.channel.closeFuture().awaitUninterruptibly(
+                        Math.max(0, lingerEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         }
         for (PeerLink peer : peers) {
             if (peer != null && peer.channel != null) {

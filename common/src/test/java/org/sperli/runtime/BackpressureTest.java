@@ -39,7 +39,8 @@ class BackpressureTest {
             while (System.nanoTime() - stalledSince < 1_500_000_000L) {
                 sleep(100);
                 mostQueued.accumulateAndGet(queued(rt, 0), Math::max);
-                if (sentBeforeReceiving.get() != lastSent) {
+                if (sentBeforeReceiving.get() != lastSent || lastSent == 0) {
+                    // the stall clock starts only once the sender has begun
                     lastSent = sentBeforeReceiving.get();
                     stalledSince = System.nanoTime();
                 }
