@@ -21,14 +21,13 @@ import javax.net.ssl.SSLContext;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
 import org.sperli.identity.JoinTokens;
-import org.sperli.identity.PeerIdentity;
 import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.protocol.JobId;
 import org.sperli.runtime.PeerAddress;
-import org.sperli.runtime.PeerCertificateCheck;
 import org.sperli.runtime.RankConfig;
+import org.sperli.runtime.RankConfigs;
 import org.sperli.runtime.RankRuntime;
 import org.sperli.transport.JdkTlsEngineFactory;
 import org.sperli.transport.TlsEngineFactory;
@@ -125,17 +124,7 @@ public final class InProcessJob {
                 (token, peer, now) -> JoinTokens.verify(token, jobKey.publicKey(), job, peer, peer, size,
                         incarnation, hosts.get(peer).host(), now),
                 tls,
-                new PeerCertificateCheck() {
-                    @Override
-                    public int rankOf(X509Certificate peer) {
-                        return PeerIdentity.rankOf(peer, job, size);
-                    }
-
-                    @Override
-                    public void checkDialedHost(X509Certificate server, String dialedHost) {
-                        PeerIdentity.checkSan(server, dialedHost);
-                    }
-                },
+                RankConfigs.certificateCheck(job, size),
                 System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(30),
                 line -> log.add("rank " + rank + ": " + line), null);
     }

@@ -18,7 +18,6 @@ import org.sperli.SperliException;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
 import org.sperli.identity.JoinTokens;
-import org.sperli.identity.PeerIdentity;
 import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JoinToken;
@@ -116,17 +115,7 @@ public final class TestJob {
                 (token, peer, now) -> JoinTokens.verify(token, JOB_KEY.publicKey(), job, peer, peer, size,
                         incarnation, hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),
-                new PeerCertificateCheck() {
-                    @Override
-                    public int rankOf(java.security.cert.X509Certificate peer) {
-                        return PeerIdentity.rankOf(peer, job, size);
-                    }
-
-                    @Override
-                    public void checkDialedHost(java.security.cert.X509Certificate server, String dialedHost) {
-                        PeerIdentity.checkSan(server, dialedHost);
-                    }
-                },
+                RankConfigs.certificateCheck(job, size),
                 System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(20),
                 line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank));
     }
