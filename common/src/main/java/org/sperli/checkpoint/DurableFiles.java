@@ -116,10 +116,13 @@ public final class DurableFiles {
     /** Deletes {@code dir} and everything below it; links are removed, never followed. */
     public static void deleteTree(Path dir) throws IOException {
         if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            // Ranks on one host may share the directory and delete the same old epoch at once: gone is fine.
             try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
                 for (Path entry : entries) {
                     deleteTree(entry);
                 }
+            } catch (NoSuchFileException e) {
+                return;
             }
         }
         try {

@@ -12,8 +12,12 @@ import org.sperli.protocol.Limits;
  * &lt;dir&gt;/&lt;job id, 32 lower-case hex digits&gt;/&lt;epoch, decimal from 1&gt;/
  *     rank-&lt;n&gt;.ckpt          this rank's file      rank-&lt;n&gt;.ckpt.tmp          while it is written
  *     rank-&lt;r&gt;.ckpt.buddy    the copy of rank r     rank-&lt;r&gt;.ckpt.buddy.tmp    while it is received
- *     COMMIT                   the signed COMMIT      COMMIT.tmp                   while it is written
+ *     COMMIT                   the signed COMMIT      COMMIT.tmp                   while rank 0 writes it
+ *                                                     COMMIT.&lt;n&gt;.tmp               while rank n &gt; 0 keeps its copy
  * </pre>
+ *
+ * <p>Every rank keeps a copy of the COMMIT. Ranks of one job on one host may share a directory, so each rank writes
+ * its copy under a temporary name of its own; the contents are the same bytes, and the rename is atomic.
  *
  * <p>Rank n's buddy is (n + 1) mod size, so rank n holds the copy of r = (n - 1) mod size. Epochs and ranks are
  * checked before they become path elements: a path built here never leaves the job directory.
@@ -73,6 +77,14 @@ public final class EpochLayout {
     /** {@code COMMIT.tmp}. */
     public Path commitTmp(long epoch) {
         return epochDir(epoch).resolve("COMMIT.tmp");
+    }
+
+    /**
+     * The temporary name under which {@code rank} writes its copy of the COMMIT: {@code COMMIT.tmp} at rank 0, else
+     * {@code COMMIT.<rank>.tmp}.
+     */
+    public Path commitTmp(long epoch, long rank) {
+        return rank == 0 ? commitTmp(epoch) : epochDir(epoch).resolve("COMMIT." + rank + ".tmp");
     }
 
     /** The rank that keeps {@code rank}'s copy: (rank + 1) mod size. */

@@ -63,7 +63,7 @@ public final class EpochStore {
     /** Removes an old COMMIT (and COMMIT.tmp) of {@code epoch}, so a half-made epoch never shows an earlier one. */
     public void removeCommit(long epoch) {
         try {
-            DurableFiles.deleteDurably(layout.commitTmp(epoch));
+            DurableFiles.deleteDurably(layout.commitTmp(epoch, rank));
             DurableFiles.deleteDurably(layout.commit(epoch));
         } catch (IOException e) {
             throw cannot("remove the COMMIT of epoch " + epoch, e);
@@ -118,11 +118,11 @@ public final class EpochStore {
         return RankFileReader.check(layout.buddyFile(epoch, fileRank), job, epoch, fileRank, size, commit, false);
     }
 
-    /** Stores the COMMIT of {@code epoch}: {@code COMMIT.tmp}, fsync, rename, fsync of the directory. */
+    /** Stores the COMMIT of {@code epoch}: this rank's temporary name, fsync, rename, fsync of the directory. */
     public void writeCommit(long epoch, byte[] commit) {
         try {
             DurableFiles.createDirectories(layout.epochDir(epoch));
-            DurableFiles.writeAtomically(layout.commitTmp(epoch), layout.commit(epoch), commit);
+            DurableFiles.writeAtomically(layout.commitTmp(epoch, rank), layout.commit(epoch), commit);
         } catch (IOException e) {
             throw cannot("write the COMMIT of epoch " + epoch, e);
         }

@@ -22,6 +22,9 @@ class EpochLayoutTest {
         assertEquals(epoch.resolve("rank-2.ckpt.buddy.tmp"), LAYOUT.buddyFileTmp(12, 2));
         assertEquals(epoch.resolve("COMMIT"), LAYOUT.commit(12));
         assertEquals(epoch.resolve("COMMIT.tmp"), LAYOUT.commitTmp(12));
+        // ranks sharing a directory never write the same temporary COMMIT name
+        assertEquals(epoch.resolve("COMMIT.tmp"), LAYOUT.commitTmp(12, 0));
+        assertEquals(epoch.resolve("COMMIT.3.tmp"), LAYOUT.commitTmp(12, 3));
         assertEquals(Path.of("/ckpt", JOB_HEX, "4294967295"), LAYOUT.epochDir(0xffff_ffffL));
     }
 
