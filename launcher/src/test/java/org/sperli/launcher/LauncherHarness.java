@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,22 +107,9 @@ public final class LauncherHarness {
         return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
     }
 
-    /** Ports the OS reports free on loopback now. */
+    /** Ports the OS reports free on loopback now (the demo's own probe). */
     public static List<Integer> freePorts(int n) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(s);
-                ports.add(s.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
+        return org.sperli.launcher.command.DemoCommand.freePorts(n);
     }
 
     /** {@code h0:p0,h1:p1,...} over {@code names} in turn. */

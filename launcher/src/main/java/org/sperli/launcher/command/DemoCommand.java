@@ -77,7 +77,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** Ports the OS hands out as free right now (a later bind can still lose a race; the demo then fails clearly). */
-    private static List<Integer> freePorts(int n) throws IOException {
+    public static List<Integer> freePorts(int n) throws IOException {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             List<Integer> ports = new ArrayList<>();
