@@ -91,9 +91,11 @@ final class CheckpointFixture {
      * Asserts that the job ended: rank {@code decider}, which ended it, with {@code code}, and every other rank with
      * {@code othersCode}, the code the ABORT carries to them. A rank that receives an ABORT closes its connections at
      * once, so a third rank may see that close before the ABORT on its own link and end with H1613 (tables section
-     * 10, "a close without BYE is H1613 unless an ABORT already arrived"); such a bystander is accepted, as in
-     * {@link CollectiveAbortTest}, but at least one rank besides the decider must have seen the ABORT: the first rank
-     * to close after the decider closes because of it.
+     * 10, "a close without BYE is H1613 unless an ABORT already arrived"). That bystander then aborts the job with
+     * reason 1, and a fourth rank may hear its ABORT before the decider's and end with H1612. Since a rank that
+     * receives ABORT forwards nothing (original, section ABORT), neither race can be closed by the runtime; such
+     * bystanders are accepted as H1612 or H1613, as in {@link CollectiveAbortTest}, but at least one rank besides the
+     * decider must have seen the decider's ABORT: the first rank to end after the decider ends because of it.
      */
     static void assertJobEnded(List<? extends TestJob.Outcome<?>> outcomes, int decider, ErrorCode code,
                                ErrorCode othersCode) {
@@ -106,7 +108,8 @@ final class CheckpointFixture {
             } else if (error.code() == othersCode) {
                 abortSeen = true;
             } else {
-                assertEquals(ErrorCode.H1613, error.code(), "rank " + r + ": " + error.getMessage());
+                assertTrue(error.code() == ErrorCode.H1613 || error.code() == ErrorCode.H1612,
+                        "rank " + r + ": " + error.code() + " " + error.getMessage());
             }
         }
         assertTrue(abortSeen, "no rank besides " + decider + " saw the ABORT: " + outcomes);
