@@ -17,11 +17,10 @@ import org.sperli.protocol.payload.Abort;
  * every rank has the same settings and epoch.
  *
  * <p><b>Open sends and receives (H1624).</b> A rank with an isend or irecv still open refuses the checkpoint at once
- * and ends the job with ABORT reason 5, code 1624. That ABORT is the agreement: every rank that receives it during or
- * before its own checkpoint reports H1624 as well, not H1612 (see {@link CkptLink#jobFailure}), so the checkpoint
- * fails with H1624 on every rank, as the protocol says. No frame carries an open count, so this is the only way the
- * verdict of one rank can reach all the others; a rank that is not in a checkpoint when the ABORT arrives fails its
- * current call with H1612 as for any ABORT, and H1624 if it calls {@code checkpoint} afterwards.
+ * and ends the job with ABORT reason 5, code 1624. That ABORT is the agreement: every rank that receives it reports
+ * H1624 as well, not H1612, wherever it finds the rank (in its checkpoint, in another call, still connecting), so the
+ * checkpoint fails with H1624 on every rank, as the protocol says. No frame carries an open count, so this is the only
+ * way the verdict of one rank can reach all the others.
  *
  * <p>Any other failure sends ABORT reason 5 (reason 2 for a refused frame) with the failure's code; the rank that
  * failed throws that code and the others H1612.

@@ -183,9 +183,9 @@ final class CkptLink {
 
     /**
      * The job's failure as {@code phase}'s call reports it, or {@code fallback} while the job runs. An ABORT that
-     * carries the verdict of the whole job is reported with its own code instead of H1612, so that every rank gives
-     * the same code: reason 5 with code 1624 (a rank had a send or receive open: the checkpoint fails with H1624 on
-     * every rank) and, during resume, reason 6 with a checkpoint code (rank 0's choice failed for the job).
+     * carries the verdict of the whole job during resume, reason 6 with a checkpoint code (rank 0's choice failed for
+     * the job), is reported with its own code instead of H1612, so that every rank gives the same code. (Reason 5 with
+     * code 1624 is this rank's failure as received: see {@code RankRuntime.abortedBy}.)
      */
     SperliException jobFailure(Abort.Reason phase, SperliException fallback) {
         SperliException failure = runtime.failure();
@@ -195,12 +195,10 @@ final class CkptLink {
         Abort received = runtime.receivedAbort();
         if (failure.code() == ErrorCode.H1612 && received != null) {
             ErrorCode carried = ErrorCode.ofNumber((int) Math.min(Integer.MAX_VALUE, received.code()));
-            boolean openRequests = received.reason() == Abort.Reason.CHECKPOINT_FAILED.code()
-                    && carried == ErrorCode.H1624;
             boolean resumeVerdict = phase == Abort.Reason.RESUME_FAILED
                     && received.reason() == Abort.Reason.RESUME_FAILED.code() && carried != null
                     && carried.number() >= ErrorCode.H1619.number() && carried.number() <= ErrorCode.H1624.number();
-            if (openRequests || resumeVerdict) {
+            if (resumeVerdict) {
                 return new SperliException(carried, failure.reason(), failure);
             }
         }

@@ -468,8 +468,14 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     }
 
     private void abortedBy(int peer, Abort abort) {
-        SperliException cause = new SperliException(ErrorCode.H1612, "rank " + peer + " aborted the job (reason "
-                + abort.reason() + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message());
+        String why = "rank " + peer + " aborted the job (reason " + abort.reason()
+                + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message();
+        // A send or receive open at a checkpoint fails it with H1624 on every rank (original, "Checkpoints"). That
+        // ABORT is the job's verdict, so it is this rank's code wherever the ABORT finds it: waiting in its own
+        // checkpoint, in an earlier call, or still connecting, before its program could call checkpoint at all.
+        boolean openAtCheckpoint = abort.reason() == Abort.Reason.CHECKPOINT_FAILED.code()
+                && abort.code() == ErrorCode.H1624.number();
+        SperliException cause = new SperliException(openAtCheckpoint ? ErrorCode.H1624 : ErrorCode.H1612, why);
         if (setFailure(cause, abort)) {
             // The receiver of ABORT forwards nothing: it closes everything and ends.
             closeAll();

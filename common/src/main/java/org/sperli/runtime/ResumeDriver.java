@@ -2,7 +2,10 @@ package org.sperli.runtime;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.sperli.ErrorCode;
 import org.sperli.Restored;
 import org.sperli.SperliException;
@@ -93,6 +96,7 @@ final class ResumeDriver {
         }
         ResumeChoice.ResumeEpoch chosen = (ResumeChoice.ResumeEpoch) decision;
         long epoch = chosen.epoch();
+        passedOver(candidates, epoch);
         note("resuming epoch " + epoch + " (COMMIT from rank " + chosen.holder() + ")");
         link.sendToOthers(FrameType.RESUME, epoch, CkptLink.resume(Resume.GO_ON, chosen.commit()));
         BuddyExchange.Loaded own = load(epoch, chosen.commit());
@@ -207,6 +211,20 @@ final class ResumeDriver {
     private CommitFile verify(long epoch, byte[] bytes) {
         return CommitSignatures.verify(ByteBuffer.wrap(bytes), settings.jobPublicKey(), runtime.config.jobId(),
                 epoch, size);
+    }
+
+    /**
+     * Notes each newer epoch whose COMMIT was refused, once per epoch with its first refusal, so that an operator sees
+     * why the job went back further than the newest checkpoint.
+     */
+    private void passedOver(List<Candidate> candidates, long chosen) {
+        Set<Long> noted = new HashSet<>();
+        candidates.stream().filter(c -> !c.isVerified() && c.epoch() > chosen)
+                .sorted(Comparator.comparingLong(Candidate::epoch).reversed()
+                        .thenComparingInt(Candidate::holder))
+                .filter(c -> noted.add(c.epoch()))
+                .forEach(c -> note("passing over epoch " + c.epoch() + ": the COMMIT at rank " + c.holder()
+                        + " is refused (" + c.refusal().getMessage() + ")"));
     }
 
     private void note(String line) {

@@ -37,8 +37,8 @@ public final class ExitCodes {
     /**
      * The status of a rank whose job ended with {@code code}, whether the runtime raised it or the program let it
      * escape. H1618 is a call the program made with a bad argument; left uncaught, it is the program's failure (3).
-     * H1617 comes from collectives today and from the checkpoint path later; both end in 7 until the checkpoint
-     * driver exists to tell them apart.
+     * The tables list H1617 under 7 ("from the checkpoint path") and give the H1617 of a collective whose frame does
+     * not match the call no status of its own; rankd ends both in 7, and the code's line on stderr tells them apart.
      */
     public static int forCode(ErrorCode code) {
         return switch (code) {

@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JobDescription.HostEntry;
@@ -27,14 +29,19 @@ import org.sperli.launcher.report.Console;
  * key, at most {@code restartMax} times. Before each incarnation every SSH host is made ready; a rank whose host cannot
  * be reached moves to another listed host that the policy allows ({@link HostPlan#relocate}).
  *
- * <p>Ending ranks: SIGTERM to each (a rank turns it into ABORT reason 8), up to {@link #TERMINATE_GRACE} for all of
- * them to go, then a kill, then up to {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher) does the
+ * <p>Ending ranks: when one rank failed, the others first have up to {@link #SETTLE} to end by themselves, as they do
+ * once its ABORT or its closed connections reach them, so that each reports its own code (a checkpoint refused on
+ * every rank shows as such, not as ranks the launcher stopped). Then SIGTERM to each rank still running (a rank turns
+ * it into ABORT reason 8), up to {@link #TERMINATE_GRACE} for all of them to go, then a kill, then up to
+ * {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher) does the
  * same from another thread and no restart follows.
  *
  * <p>Not restarted, because another try cannot help: a rank that refused its description or jar (status 2), and a
  * rank command the shell could not run (126, 127). Those end the job with {@link ExitCodes#START_FAILED}.
  */
 public final class JobSupervisor {
+    /** How long the other ranks have to end by themselves after one failed. */
+    public static final Duration SETTLE = Duration.ofSeconds(2);
     /** How long ranks have after SIGTERM before they are killed. */
     public static final Duration TERMINATE_GRACE = Duration.ofSeconds(5);
     /** How long killed ranks have to be gone. */
@@ -105,6 +112,9 @@ public final class JobSupervisor {
                 failure = startAll(incarnation, ranks);
                 if (failure == null) {
                     failure = await(ranks);
+                }
+                if (failure != null && !failure.stopped()) {
+                    settle(ranks);
                 }
             } finally {
                 console.endProgress();
@@ -246,6 +256,27 @@ public final class JobSupervisor {
         return null;
     }
 
+    /** Waits up to {@link #SETTLE} for every rank to end, or until a stop is requested. */
+    private void settle(List<RankProcess> ranks) {
+        long deadlineNs = System.nanoTime() + SETTLE.toNanos();
+        for (RankProcess p : ranks) {
+            while (!stopRequested && System.nanoTime() < deadlineNs) {
+                try {
+                    p.exited().get(Math.min(POLL_MS, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime())),
+                            TimeUnit.MILLISECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (ExecutionException e) {
+                    break;
+                } catch (TimeoutException e) {
+                    // look at the stop request, then wait on
+                }
+            }
+        }
+    }
+
     /** SIGTERM to every rank still running, a bounded wait, then kill and another bounded wait. */
     private void endAll(List<RankProcess> ranks) {
         List<RankProcess> alive = ranks.stream().filter(RankProcess::isAlive).toList();
@@ -279,7 +310,7 @@ public final class JobSupervisor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 if (p.isAlive()) {
                     return false;
                 }
