@@ -136,7 +136,11 @@ final class Mesh {
                     });
             ChannelFuture connect = b.connect(new InetSocketAddress(address, entry.port())).awaitUninterruptibly();
             if (connect.isSuccess()) {
-                startClientTls(connect.channel(), peer, entry);
+                Channel ch = connect.channel();
+                // On the channel's event loop, so that the handshake listener is in place before the handshake can
+                // complete: a listener added later runs as a task, and the peer's HELLO, read before it, would pass
+                // a pipeline without a frame decoder and be lost.
+                ch.eventLoop().execute(() -> startClientTls(ch, peer, entry));
                 return;
             }
             if (System.nanoTime() - retryDeadline > 0) {
@@ -148,7 +152,14 @@ final class Mesh {
     }
 
     private void startClientTls(Channel ch, int peer, PeerAddress entry) {
-        SSLEngine engine = config.tls().client(entry.host(), entry.port());
+        SSLEngine engine;
+        try {
+            engine = config.tls().client(entry.host(), entry.port());
+        } catch (RuntimeException e) {
+            runtime.abort(Abort.Reason.REFUSED, ErrorCode.H1611, "no TLS engine for rank " + peer + ": " + e, e);
+            ch.close();
+            return;
+        }
         SslHandler ssl = new SslHandler(engine);
         ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
         ch.pipeline().addLast("tls", ssl);
