@@ -57,9 +57,18 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
      * peer's HELLO was checked; throws the job's failure (H1611, H1613, H1614, ...) otherwise.
      */
     public static RankRuntime connect(RankConfig config) {
+        return connect(config, () -> { });
+    }
+
+    /**
+     * As {@link #connect(RankConfig)}, calling {@code meshBuilt} once every peer's HELLO was checked, before any
+     * resume (which may take a while: files can come from the buddy).
+     */
+    public static RankRuntime connect(RankConfig config, Runnable meshBuilt) {
         RankRuntime runtime = new RankRuntime(config);
         new Mesh(runtime).build();
         try {
+            meshBuilt.run();
             runtime.checkpoints.resumeIfRestarted();
         } catch (RuntimeException e) {
             runtime.close();

@@ -62,6 +62,27 @@ class LocalJobTest {
         }
     }
 
+    /**
+     * On a terminal the launch shows one progress line, counted from the ranks' phase lines, which is replaced by a
+     * note once every rank runs; the phase lines themselves are not shown.
+     */
+    @Test
+    void onATerminalTheProgressLineCountsRanksUntilAllRun() throws IOException {
+        Path jar = LauncherHarness.testJar(dir);
+        List<Integer> ports = LauncherHarness.freePorts(3);
+        LaunchEnvironment terminal = new LaunchEnvironment(
+                Map.of("SPERLI_RANKD_JAVA_OPTS", LauncherHarness.RANK_JAVA_OPTS), true);
+
+        LauncherHarness.Run run = LauncherHarness.run(terminal,
+                "run", "--hosts", LauncherHarness.hosts(ports, "localhost"), jar.toString(), "ring");
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("\r\u001b[Ksperli: incarnation 1: ranks started 3/3, connected "), run.err());
+        assertTrue(run.err().contains("\r\u001b[Ksperli: incarnation 1: all 3 ranks running after "), run.err());
+        assertTrue(!run.err().contains("sperli-rank:") && !run.out().contains("sperli-rank:"), run.err());
+        LauncherHarness.assertNoProcessLeft();
+    }
+
     @Test
     void noPrefixPrintsRankLinesAsWritten() throws IOException {
         Path jar = LauncherHarness.testJar(dir);

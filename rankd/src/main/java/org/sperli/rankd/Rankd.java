@@ -15,6 +15,7 @@ import org.sperli.SperliJob;
 import org.sperli.identity.JobDescriptionValidator;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
 import org.sperli.jobspec.JobDescription;
+import org.sperli.jobspec.RankPhase;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.rankd.job.JobJar;
@@ -157,7 +158,7 @@ public final class Rankd {
         try {
             pems = PemDirectory.write(validated.description());
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, checkpointDirOrNull,
-                    this::runtimeLog));
+                    this::runtimeLog), () -> phase(RankPhase.CONNECTED));
         } catch (SperliException e) {
             return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
         } catch (IOException | UnsupportedOperationException e) {
@@ -167,6 +168,7 @@ public final class Rankd {
             removePems();
         }
         runtime = connected;
+        phase(RankPhase.RUNNING);
         Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
         return ended(connected, thrown);
     }
@@ -226,6 +228,12 @@ public final class Rankd {
                           Throwable cause) {
         ownAbortEcho = new SperliException(code != null ? code : ErrorCode.H1612, message).getMessage();
         runtime.abort(reason, code, message, cause);
+    }
+
+    /** Tells the launcher how far this rank got (its progress display counts these lines). */
+    private void phase(RankPhase phase) {
+        report.note(phase.line());
+        report.flush();
     }
 
     private void runtimeLog(String line) {

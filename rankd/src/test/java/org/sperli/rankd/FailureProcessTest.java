@@ -36,9 +36,11 @@ class FailureProcessTest {
             }
             RankProcess thrower = ranks.get(1);
             assertEquals(3, thrower.exitStatus(START_BOUND), thrower.stderr());
-            assertEquals(List.of("program failed: java.lang.IllegalStateException: boom at rank 1 (at "
+            assertEquals(List.of("sperli-rank: connected", "sperli-rank: running",
+                    "program failed: java.lang.IllegalStateException: boom at rank 1 (at "
                     + ThrowingTestJob.class.getName() + ".run(ThrowingTestJob.java:12))"),
-                    thrower.stderr().lines().toList(), "one line, no stack trace, no echo of the runtime's log");
+                    thrower.stderr().lines().toList(),
+                    "the phase lines, then one line: no stack trace, no echo of the runtime's log");
             RankProcess other = ranks.get(0);
             assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
             assertTrue(other.lastStderrLine().startsWith("H1612 "), other.stderr());

@@ -56,6 +56,7 @@ public final class JobSupervisor {
     private final RankStarter local;
     private final RankStarter remote;
     private final Console console;
+    private final LaunchProgress progress;
     private final InstantSource clock;
     private final Set<String> unreachable = new HashSet<>();
     private volatile boolean stopRequested;
@@ -78,6 +79,8 @@ public final class JobSupervisor {
         this.local = local;
         this.remote = remote;
         this.console = console;
+        this.progress = new LaunchProgress(console);
+        console.onRankPhase(progress::phase);
         this.clock = clock;
     }
 
@@ -108,6 +111,7 @@ public final class JobSupervisor {
             }
             List<RankProcess> ranks = new ArrayList<>();
             Failure failure;
+            progress.begin(incarnation, kit().size());
             try {
                 failure = startAll(incarnation, ranks);
                 if (failure == null) {
@@ -117,7 +121,7 @@ public final class JobSupervisor {
                     settle(ranks);
                 }
             } finally {
-                console.endProgress();
+                progress.end();
                 endAll(ranks);
             }
             statuses = statuses(ranks);
@@ -216,12 +220,7 @@ public final class JobSupervisor {
             } finally {
                 Arrays.fill(line, (byte) 0);
             }
-            console.progress("incarnation " + incarnation + ": ranks started " + (rank + 1) + "/" + size
-                    + ", connected " + (rank + 1) + "/" + size + ", running " + (rank + 1) + "/" + size);
-        }
-        String running = "incarnation " + incarnation + ": all " + size + " ranks running";
-        if (!console.finishProgress(running)) {
-            console.detail(running);
+            progress.started();
         }
         return null;
     }

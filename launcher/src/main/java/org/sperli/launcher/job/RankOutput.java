@@ -3,12 +3,15 @@ package org.sperli.launcher.job;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Optional;
+import org.sperli.jobspec.RankPhase;
 import org.sperli.launcher.report.Console;
 
 /**
  * One output stream of a rank, cut into lines for the console. A line end is LF (a CR before it is dropped); a line
  * longer than {@link #MAX_LINE} bytes is passed on in pieces of that size, so a rank that never ends a line cannot
- * fill the launcher's memory. What is left at {@link #close} is passed on as a last line.
+ * fill the launcher's memory. What is left at {@link #close} is passed on as a last line. On stderr, a rank's phase
+ * lines ({@link RankPhase}) go to {@link Console#rankPhase} instead.
  */
 public final class RankOutput extends OutputStream {
     /** Longest piece of a line held before it is passed on. */
@@ -65,6 +68,14 @@ public final class RankOutput extends OutputStream {
         int end = length > 0 && buffer[length - 1] == '\r' ? length - 1 : length;
         String line = new String(buffer, 0, end, StandardCharsets.UTF_8);
         length = 0;
+        if (stderr) {
+            Optional<RankPhase> phase = RankPhase.ofLine(line);
+            if (phase.isPresent()) {
+                // Not the rank's last line: a failure is described by what the rank said after it.
+                console.rankPhase(rank, phase.get());
+                return;
+            }
+        }
         if (!line.isBlank()) {
             lastLine = line;
         }

@@ -2,6 +2,8 @@ package org.sperli.launcher.report;
 
 import java.io.PrintWriter;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import org.sperli.jobspec.RankPhase;
 
 /**
  * Where everything the launcher shows goes: rank output lines (stdout lines to {@code out}, stderr lines to
@@ -18,6 +20,7 @@ public final class Console {
     private final boolean terminal;
     private final boolean verbose;
     private String progress;
+    private volatile BiConsumer<Integer, RankPhase> phases = (rank, phase) -> { };
 
     public Console(PrintWriter out, PrintWriter err, boolean prefix, boolean terminal, boolean verbose) {
         this.out = Objects.requireNonNull(out);
@@ -34,6 +37,22 @@ public final class Console {
         target.println(prefix ? "[rank " + rank + "] " + line : line);
         target.flush();
         showProgress();
+    }
+
+    /**
+     * A phase line of a rank: handed to the phase listener (the launch's progress), and shown as the rank's line only
+     * when verbose.
+     */
+    public void rankPhase(int rank, RankPhase phase) {
+        if (verbose) {
+            rankLine(rank, true, phase.line());
+        }
+        phases.accept(rank, phase);
+    }
+
+    /** Who learns of rank phases; replaces the one set before. */
+    public void onRankPhase(BiConsumer<Integer, RankPhase> listener) {
+        phases = Objects.requireNonNull(listener);
     }
 
     /** A note of the launcher, on stderr: {@code sperli: ...}. */
