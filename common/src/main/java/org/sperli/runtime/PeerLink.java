@@ -13,7 +13,10 @@ import org.sperli.transport.Frame;
  * guarded by the runtime's lock.
  */
 final class PeerLink {
-    /** Queued bytes above which this rank stops reading from the peer, so TCP slows the sender down. */
+    /**
+     * Queued bytes above which this rank stops reading from the peer, so TCP slows the sender down; unless the program
+     * waits for a frame from this peer that is not queued yet (see {@link #wanted}).
+     */
     static final long PAUSE_ABOVE_BYTES = 64L * 1024 * 1024;
     /** Queued bytes below which reading resumes. */
     static final long RESUME_BELOW_BYTES = 16L * 1024 * 1024;
@@ -24,6 +27,8 @@ final class PeerLink {
     boolean byeReceived;
     boolean closed;
     long queuedBytes;
+    /** Threads of this rank blocked until a collective or checkpoint frame from this peer is queued. */
+    int waiters;
 
     final ArrayDeque<Frame> data = new ArrayDeque<>();
     final ArrayDeque<Frame> collective = new ArrayDeque<>();
@@ -45,6 +50,16 @@ final class PeerLink {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the program waits for something from this peer that is not queued: a posted receive, or a thread
+     * blocked until a collective or checkpoint frame arrives. Such a peer is read even above the pause bound, since
+     * the awaited frame can only come after the queued ones and pausing would deadlock a program that takes its
+     * messages out of order (MPI's eager buffering does the same).
+     */
+    boolean wanted() {
+        return waiters > 0 || !posted.isEmpty();
     }
 
     /** The first posted receive waiting for this tag, removed; or null. */

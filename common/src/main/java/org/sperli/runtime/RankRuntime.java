@@ -224,6 +224,7 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
                 request.matched = frame;
             } else {
                 peer.posted.add(request);
+                keepReading(peer);
             }
         } finally {
             lock.unlock();
@@ -335,7 +336,13 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
                     throw new SperliException(ErrorCode.H1613, "rank " + peer + " left while this rank waited for "
                             + what);
                 }
-                changed.awaitUninterruptibly();
+                link.waiters++;
+                try {
+                    keepReading(link);
+                    changed.awaitUninterruptibly();
+                } finally {
+                    link.waiters--;
+                }
             }
         } finally {
             lock.unlock();
@@ -421,10 +428,17 @@ public final class RankRuntime implements Communicator, PeerEvents, AutoCloseabl
     private void enqueueLocked(PeerLink peer, java.util.ArrayDeque<Frame> queue, Frame frame) {
         queue.add(frame);
         peer.queuedBytes += frame.header().length();
-        if (peer.queuedBytes > PeerLink.PAUSE_ABOVE_BYTES && peer.channel.config().isAutoRead()) {
+        if (peer.queuedBytes > PeerLink.PAUSE_ABOVE_BYTES && !peer.wanted() && peer.channel.config().isAutoRead()) {
             peer.channel.config().setAutoRead(false);
         }
         changed.signalAll();
+    }
+
+    /** Reads from {@code peer} again if its queue had paused it: the program waits for a frame not yet queued. */
+    private void keepReading(PeerLink peer) {
+        if (peer.channel != null && !peer.channel.config().isAutoRead() && !leaving) {
+            peer.channel.config().setAutoRead(true);
+        }
     }
 
     /** Bookkeeping when a queued frame is taken by a call. Caller holds the lock. */

@@ -61,6 +61,83 @@ class BackpressureTest {
         assertTrue(mostQueued.get() <= bound, "queued " + mostQueued.get() + " bytes, bound " + bound);
     }
 
+    /**
+     * Rank 0 sends more than the pause bound of tag-3 messages and then one tag-4 message; rank 1, once reading from
+     * rank 0 has paused, asks for the tag-4 message first. The pause gives way to the waiting receive instead of
+     * deadlocking it, and every tag-3 message still arrives in order.
+     */
+    @Test
+    void aReceiveForALaterMessageIsNotDeadlockedBehindAPausedQueue() {
+        List<TestJob.Outcome<Integer>> out = new TestJob(2).run(Duration.ofSeconds(90), rt -> {
+            int behind = (int) (PeerLink.PAUSE_ABOVE_BYTES / MESSAGE_BYTES) + 8;
+            if (rt.rank() == 0) {
+                sendBlocks(rt, behind);
+                rt.send(1, 4, new byte[] {42});
+                return behind;
+            }
+            awaitPaused(rt, 0);
+            int ok = rt.recv(0, 4)[0] == 42 ? 1 : 0;
+            return ok + receiveBlocks(rt, behind);
+        });
+        int behind = out.get(0).get();
+        assertEquals(behind + 1, out.get(1).get(), "the tag-4 message, then every tag-3 message in order");
+    }
+
+    /** As above with a barrier after the messages: the collective waits for a frame behind a paused queue. */
+    @Test
+    void aCollectiveIsNotDeadlockedBehindAPausedQueueOfDataMessages() {
+        List<TestJob.Outcome<Integer>> out = new TestJob(2).run(Duration.ofSeconds(90), rt -> {
+            int behind = (int) (PeerLink.PAUSE_ABOVE_BYTES / MESSAGE_BYTES) + 8;
+            if (rt.rank() == 0) {
+                sendBlocks(rt, behind);
+                rt.barrier();
+                return behind;
+            }
+            awaitPaused(rt, 0);
+            rt.barrier();
+            return receiveBlocks(rt, behind);
+        });
+        assertEquals(out.get(0).get(), out.get(1).get(), "every message arrived intact and in order");
+    }
+
+    private static void sendBlocks(RankRuntime rt, int n) {
+        byte[] block = new byte[MESSAGE_BYTES];
+        for (int i = 0; i < n; i++) {
+            block[0] = (byte) i;
+            rt.send(1, 3, block);
+        }
+    }
+
+    private static int receiveBlocks(RankRuntime rt, int n) {
+        int ok = 0;
+        for (int i = 0; i < n; i++) {
+            byte[] m = rt.recv(0, 3);
+            ok += m.length == MESSAGE_BYTES && m[0] == (byte) i ? 1 : 0;
+        }
+        return ok;
+    }
+
+    /** Waits (at most 60 s) until this rank has stopped reading from {@code peer} because its queue is full. */
+    private static void awaitPaused(RankRuntime rt, int peer) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!paused(rt, peer)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("reading from rank " + peer + " never paused; queued " + queued(rt, peer));
+            }
+            sleep(20);
+        }
+    }
+
+    private static boolean paused(RankRuntime rt, int peer) {
+        rt.lock.lock();
+        try {
+            return rt.peers[peer].queuedBytes > PeerLink.PAUSE_ABOVE_BYTES
+                    && !rt.peers[peer].channel.config().isAutoRead();
+        } finally {
+            rt.lock.unlock();
+        }
+    }
+
     private static long queued(RankRuntime rt, int peer) {
         rt.lock.lock();
         try {
