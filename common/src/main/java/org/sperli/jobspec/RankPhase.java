@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * How far a rank process got, as one line it prints on stderr for the launcher's progress display (protocol section
- * 10.3): {@code sperli-rank: connected} once the HELLO of every peer was checked, {@code sperli-rank: running} when
+ * 11): {@code sperli-rank: connected} once the HELLO of every peer was checked, {@code sperli-rank: running} when
  * the program starts, after any resume. The launcher counts these lines and does not show them (unless verbose). They
  * are optional for other rank implementations: a launcher that never sees them counts only the ranks it started, and
  * the job runs all the same.
