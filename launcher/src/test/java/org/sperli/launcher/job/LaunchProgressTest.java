@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.launcher.report.Console;
@@ -106,13 +108,13 @@ class LaunchProgressTest {
 
     @Test
     void onlyTheExactPhaseLinesAreTaken() {
-        assertEquals(java.util.Optional.empty(), RankPhase.ofLine("sperli-rank: connected "));
-        assertEquals(java.util.Optional.empty(), RankPhase.ofLine("sperli-rank: walking"));
-        assertEquals(java.util.Optional.of(RankPhase.RUNNING), RankPhase.ofLine("sperli-rank: running"));
+        assertEquals(Optional.empty(), RankPhase.ofLine("sperli-rank: connected "));
+        assertEquals(Optional.empty(), RankPhase.ofLine("sperli-rank: walking"));
+        assertEquals(Optional.of(RankPhase.RUNNING), RankPhase.ofLine("sperli-rank: running"));
     }
 
     private static void write(RankOutput sink, String text) {
-        byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
         sink.write(b, 0, b.length);
     }
 }
