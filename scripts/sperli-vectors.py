@@ -6,9 +6,9 @@
             fail naming each record that differs, a missing record or kind, and any
             difference from what --write would produce
 
-The codec, the receiver checks and the reduce arithmetic below are written from
-shared/spec/sperli-v1-original.txt and sperli-v1-tables.md alone, independent of the
-Java implementation, so that the vectors cross-check it. Python 3.11 standard library only.
+The codec, the receiver checks and the reduce arithmetic below were written from the
+protocol's original text and tables alone (docs/sperli-protocol.md restates them),
+independent of the Java implementation, so that the vectors cross-check it. Python 3.11 standard library only.
 """
 import argparse
 import base64

@@ -33,8 +33,8 @@ import org.bouncycastle.jcajce.spec.ContextParameterSpec;
  * seed 32 || Ed25519 private key 32), signature 2484 bytes (ML-DSA-44 2420 || Ed25519 64). A signature is valid only
  * when both halves verify; Bouncy Castle 1.87 builds M' and checks both.
  *
- * <p>Bouncy Castle pitfalls handled here (see shared/vectors/COMPSIG-NOTES.md): the context is set after every
- * {@code init} because a reused {@link Signature} keeps the old one; lengths are checked before Bouncy Castle sees the
+ * <p>Bouncy Castle pitfalls handled here (see {@code COMPSIG-NOTES.md} beside the test vector in
+ * {@code common/src/test/resources/org/sperli/crypto}): the context is set after every {@code init} because a reused {@link Signature} keeps the old one; lengths are checked before Bouncy Castle sees the
  * bytes; any exception while verifying means "invalid"; a context above 255 bytes is refused here, not left to the
  * library version. {@link Signature} objects are made per call, so every method is safe from any thread.
  */

@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * A reader of {@code docs/sperli-vectors.txt} (the format is described at the head of that file): records as ordered
  * key to value maps, with typed getters that fail naming the record, its line and the key.
  *
- * <p>The file is found by walking up from the working directory to the first directory that contains
- * {@value #RELATIVE_PATH}; the system property {@value #PATH_PROPERTY} names another file instead (for example a
+ * <p>The file is {@value #RELATIVE_PATH} in the working directory or its parent (a module's directory is the
+ * working directory of its tests, and the repository root is its parent); nothing outside the repository is looked
+ * at. The system property {@value #PATH_PROPERTY} names another file instead (for example a
  * copy with one digit changed, to see the test fail): {@code mvn ... test -Dsperli.vectors=/tmp/vectors-broken.txt}.
  *
  * <p>The reader is strict about what the format promises and nothing else: every non-comment line is
@@ -30,7 +31,7 @@ import java.util.regex.Pattern;
  * when a getter asks for them. Each getter marks its key as used, so a test can find the fields it never looked at.
  */
 public final class VectorsFile {
-    /** The file, relative to the directory the walk up from the working directory looks for. */
+    /** The file, relative to the repository root. */
     public static final String RELATIVE_PATH = "docs/sperli-vectors.txt";
     /** System property that overrides where the file is. */
     public static final String PATH_PROPERTY = "sperli.vectors";
@@ -59,13 +60,14 @@ public final class VectorsFile {
             return p;
         }
         Path start = Paths.get(System.getProperty("user.dir")).toAbsolutePath().normalize();
-        for (Path dir = start; dir != null; dir = dir.getParent()) {
+        Path[] places = start.getParent() == null ? new Path[] {start} : new Path[] {start, start.getParent()};
+        for (Path dir : places) {
             Path candidate = dir.resolve(RELATIVE_PATH);
             if (Files.isRegularFile(candidate)) {
                 return candidate;
             }
         }
-        throw new IllegalStateException("no " + RELATIVE_PATH + " in " + start + " or any directory above it (set -D"
+        throw new IllegalStateException("no " + RELATIVE_PATH + " in " + start + " or its parent (set -D"
                 + PATH_PROPERTY + "=<file> to name it)");
     }
 
