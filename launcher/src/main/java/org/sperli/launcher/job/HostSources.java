@@ -1,6 +1,9 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -160,16 +163,35 @@ public final class HostSources {
         }
     }
 
+    /**
+     * The hostfile's lines. Only a regular file is opened (a FIFO or device would block or never end), at most
+     * {@link #MAX_HOSTFILE_BYTES} + 1 bytes are read whatever the file claims, and text that is not UTF-8 is
+     * refused as such.
+     */
     private static List<String> readHostfile(Path file) {
-        try {
-            if (Files.size(file) > MAX_HOSTFILE_BYTES) {
-                throw LauncherException.usage("hostfile " + file + " is larger than " + MAX_HOSTFILE_BYTES + " bytes");
-            }
-            return Files.readAllLines(file, StandardCharsets.UTF_8);
+        String what = "hostfile " + file;
+        if (Files.isDirectory(file)) {
+            throw LauncherException.usage(what + " is a directory, expected a regular file");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw LauncherException.usage(what + " is not a regular file (a FIFO, socket or device), expected a"
+                    + " regular file");
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes((int) MAX_HOSTFILE_BYTES + 1);
         } catch (NoSuchFileException e) {
-            throw LauncherException.usage("hostfile " + file + " does not exist");
+            throw LauncherException.usage(what + " does not exist");
         } catch (IOException e) {
-            throw LauncherException.usage("hostfile " + file + " cannot be read: " + e.getMessage());
+            throw LauncherException.usage(what + " cannot be read: " + e.getMessage());
+        }
+        if (bytes.length > MAX_HOSTFILE_BYTES) {
+            throw LauncherException.usage(what + " is larger than " + MAX_HOSTFILE_BYTES + " bytes");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString().lines().toList();
+        } catch (CharacterCodingException e) {
+            throw LauncherException.usage(what + " is not UTF-8 text (a binary file?)");
         }
     }
 }

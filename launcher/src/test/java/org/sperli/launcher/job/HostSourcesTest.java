@@ -2,15 +2,21 @@ package org.sperli.launcher.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.launcher.ExitCodes;
 import org.sperli.launcher.LauncherException;
 
 class HostSourcesTest {
@@ -57,6 +63,44 @@ class HostSourcesTest {
         Path many = Files.writeString(dir.resolve("many"), "a slots=4000\nb slots=97\n");
         assertTrue(assertThrows(LauncherException.class, () -> HostSources.fromHostfile(many)).getMessage()
                 .contains("more than 4096 ranks"));
+    }
+
+    @Test
+    void aHostfileThatIsNotARegularFileIsRefusedWithoutOpeningIt() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assumeTrue(mkfifo.waitFor(5, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available here");
+        // Opening a FIFO with no writer blocks: a regression would hang, so the bound turns it into a failure.
+        LauncherException e = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> assertThrows(LauncherException.class, () -> HostSources.fromHostfile(fifo)));
+        assertEquals(ExitCodes.USAGE, e.exitCode());
+        assertEquals("hostfile " + fifo + " is not a regular file (a FIFO, socket or device), expected a regular file",
+                e.getMessage());
+        LauncherException d = assertThrows(LauncherException.class, () -> HostSources.fromHostfile(dir));
+        assertEquals("hostfile " + dir + " is a directory, expected a regular file", d.getMessage());
+    }
+
+    @Test
+    void aBinaryHostfileIsNamedAsNotText() throws IOException {
+        byte[] notUtf8 = {'n', 'o', 'd', 'e', (byte) 0xff, (byte) 0xfe, '\n'};
+        Path binary = Files.write(dir.resolve("binary"), notUtf8);
+        LauncherException e = assertThrows(LauncherException.class, () -> HostSources.fromHostfile(binary));
+        assertEquals(ExitCodes.USAGE, e.exitCode());
+        assertEquals("hostfile " + binary + " is not UTF-8 text (a binary file?)", e.getMessage());
+    }
+
+    @Test
+    void aHostfileOverTheLimitIsRefusedBeforeItsLinesAreRead() throws IOException {
+        Path big = dir.resolve("big");
+        try (var out = Files.newOutputStream(big)) {
+            byte[] line = "node1\n".getBytes(StandardCharsets.US_ASCII);
+            for (long n = 0; n <= HostSources.MAX_HOSTFILE_BYTES / line.length; n++) {
+                out.write(line);
+            }
+        }
+        LauncherException e = assertThrows(LauncherException.class, () -> HostSources.fromHostfile(big));
+        assertEquals("hostfile " + big + " is larger than " + HostSources.MAX_HOSTFILE_BYTES + " bytes",
+                e.getMessage());
     }
 
     @Test
