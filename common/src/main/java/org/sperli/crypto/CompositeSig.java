@@ -34,9 +34,9 @@ import org.bouncycastle.jcajce.spec.ContextParameterSpec;
  * when both halves verify; Bouncy Castle 1.87 builds M' and checks both.
  *
  * <p>Bouncy Castle pitfalls handled here (see {@code COMPSIG-NOTES.md} beside the test vector in
- * {@code common/src/test/resources/org/sperli/crypto}): the context is set after every {@code init} because a reused {@link Signature} keeps the old one; lengths are checked before Bouncy Castle sees the
- * bytes; any exception while verifying means "invalid"; a context above 255 bytes is refused here, not left to the
- * library version. {@link Signature} objects are made per call, so every method is safe from any thread.
+ * {@code common/src/test/resources/org/sperli/crypto}): the context is set after every {@code init} because a reused
+ * {@link Signature} keeps the old one; lengths are checked before Bouncy Castle sees the bytes; any exception while
+ * verifying means "invalid"; a context above 255 bytes is refused here, not left to the library version. {@link Signature} objects are made per call, so every method is safe from any thread.
  */
 public final class CompositeSig {
     /** Raw public key: ML-DSA-44 public key (1312) || Ed25519 public key (32). */
