@@ -22,18 +22,18 @@ import org.sperli.protocol.payload.CkptData;
  * still serves its predecessor and answers rank 0 with status 2. A frame out of order is H1610 and ends the job.
  */
 final class BuddyExchange {
-    private final RankRuntime runtime;
+    private final FrameLink frames;
     private final CkptLink link;
     private final EpochStore store;
     private final int rank;
     private final int size;
 
-    BuddyExchange(RankRuntime runtime, CkptLink link, EpochStore store) {
-        this.runtime = runtime;
+    BuddyExchange(FrameLink frames, CkptLink link, EpochStore store) {
+        this.frames = frames;
         this.link = link;
         this.store = store;
-        this.rank = runtime.rank();
-        this.size = runtime.size();
+        this.rank = frames.rank();
+        this.size = frames.size();
     }
 
     /** The outcome: the state and whether it came from the buddy, or why it could not be loaded. */
@@ -97,7 +97,7 @@ final class BuddyExchange {
             link.send(predecessor, FrameType.CKPT_DATA, epoch, CkptData.noCopy(predecessor).toBytes());
             return null;
         }
-        return BuddySender.start(runtime, predecessor, epoch, CkptData.KIND_ANSWER_CHUNK, predecessor,
+        return BuddySender.start(frames, predecessor, epoch, CkptData.KIND_ANSWER_CHUNK, predecessor,
                 store.layout().buddyFile(epoch, predecessor), () -> { }, Abort.Reason.RESUME_FAILED);
     }
 
@@ -121,6 +121,6 @@ final class BuddyExchange {
     }
 
     private void note(String line) {
-        runtime.config.log().accept("resume: rank " + rank + ": " + line);
+        frames.config().log().accept("resume: rank " + rank + ": " + line);
     }
 }

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.FrameType;
@@ -28,7 +27,7 @@ final class BuddySender {
     static final int WINDOW = 4;
     private static final long JOIN_AFTER_FAILURE_MS = 5000;
 
-    private final RankRuntime runtime;
+    private final FrameLink frames;
     private final int dest;
     private final long epoch;
     private final int kind;
@@ -39,9 +38,9 @@ final class BuddySender {
     private final Thread thread;
     private volatile SperliException failure;
 
-    private BuddySender(RankRuntime runtime, int dest, long epoch, int kind, int fileRank, Path file,
+    private BuddySender(FrameLink frames, int dest, long epoch, int kind, int fileRank, Path file,
                         Runnable afterFirstChunk, Abort.Reason phase) {
-        this.runtime = runtime;
+        this.frames = frames;
         this.dest = dest;
         this.epoch = epoch;
         this.kind = kind;
@@ -49,14 +48,14 @@ final class BuddySender {
         this.file = file;
         this.afterFirstChunk = afterFirstChunk;
         this.phase = phase;
-        this.thread = new Thread(this::run, "sperli-rank" + runtime.rank() + "-file" + fileRank + "-to" + dest);
+        this.thread = new Thread(this::run, "sperli-rank" + frames.rank() + "-file" + fileRank + "-to" + dest);
         this.thread.setDaemon(true);
     }
 
     /** Starts sending {@code file} (the rank file of {@code fileRank}) to {@code dest}. */
-    static BuddySender start(RankRuntime runtime, int dest, long epoch, int kind, int fileRank, Path file,
+    static BuddySender start(FrameLink frames, int dest, long epoch, int kind, int fileRank, Path file,
                              Runnable afterFirstChunk, Abort.Reason phase) {
-        BuddySender sender = new BuddySender(runtime, dest, epoch, kind, fileRank, file, afterFirstChunk, phase);
+        BuddySender sender = new BuddySender(frames, dest, epoch, kind, fileRank, file, afterFirstChunk, phase);
         sender.thread.start();
         return sender;
     }
@@ -98,8 +97,8 @@ final class BuddySender {
             failure = new SperliException(ErrorCode.H1619, "cannot send " + file.getFileName() + " to rank " + dest
                     + ": " + e, e);
         }
-        if (failure != null && runtime.failure() == null) {
-            runtime.abort(phase, failure.code(), "rank " + runtime.rank() + ": " + failure.reason(), failure);
+        if (failure != null && frames.failure() == null) {
+            frames.abort(phase, failure.code(), "rank " + frames.rank() + ": " + failure.reason(), failure);
         }
     }
 
@@ -129,8 +128,7 @@ final class BuddySender {
                     at += read;
                 }
                 chunk.flip();
-                pending[slot] = new SendRequest(runtime, dest, runtime.sendFrame(dest, FrameType.CKPT_DATA, epoch,
-                        head(offset, total, chunk), chunk));
+                pending[slot] = frames.send(dest, FrameType.CKPT_DATA, epoch, head(offset, total, chunk), chunk);
                 offset += n;
                 if (++sent == 1) {
                     afterFirstChunk.run();
@@ -144,7 +142,7 @@ final class BuddySender {
         } finally {
             for (SendRequest p : pending) {
                 if (p != null) {
-                    p.future.awaitUninterruptibly(JOIN_AFTER_FAILURE_MS, TimeUnit.MILLISECONDS);
+                    p.awaitQuietly(JOIN_AFTER_FAILURE_MS);
                 }
             }
         }

@@ -49,16 +49,18 @@ final class CheckpointDriver {
         void at(Step step, long epoch);
     }
 
-    private final RankRuntime runtime;
+    private final FrameLink frames;
+    private final OpenRequests open;
     private final CkptLink link;
     private volatile Hooks hooks = Hooks.NONE;
     private long lastEpoch;
     private Restored restored;
     private boolean resumedFromBuddy;
 
-    CheckpointDriver(RankRuntime runtime) {
-        this.runtime = runtime;
-        this.link = new CkptLink(runtime);
+    CheckpointDriver(FrameLink frames, OpenRequests open) {
+        this.frames = frames;
+        this.open = open;
+        this.link = new CkptLink(frames);
     }
 
     /** Installs test hooks. */
@@ -83,11 +85,11 @@ final class CheckpointDriver {
 
     /** At a restart (incarnation above 1) with checkpoints on: the resume, before the program starts. */
     synchronized void resumeIfRestarted() {
-        CheckpointSettings settings = runtime.config.checkpoints();
-        if (settings == null || runtime.incarnation() <= 1) {
+        CheckpointSettings settings = frames.config().checkpoints();
+        if (settings == null || frames.config().incarnation() <= 1) {
             return;
         }
-        ResumeDriver.Result result = new ResumeDriver(runtime, link, store(settings), settings).run();
+        ResumeDriver.Result result = new ResumeDriver(frames, link, store(settings), settings).run();
         lastEpoch = result.epoch();
         restored = result.restoredOrNull();
         resumedFromBuddy = result.fromBuddy();
@@ -98,26 +100,26 @@ final class CheckpointDriver {
         if (state == null) {
             throw new SperliException(ErrorCode.H1618, "state is null");
         }
-        CheckpointSettings settings = runtime.config.checkpoints();
+        CheckpointSettings settings = frames.config().checkpoints();
         if (settings == null) {
             throw new SperliException(ErrorCode.H1618, "no checkpoint directory: checkpoints are off for this job");
         }
         if (lastEpoch >= MAX_EPOCH) {
             throw new SperliException(ErrorCode.H1618, "epoch " + lastEpoch + " is the last one v1 can number");
         }
-        if (runtime.failure() != null) {
+        if (frames.failure() != null) {
             throw link.jobFailure(Abort.Reason.CHECKPOINT_FAILED, null);
         }
         long epoch = lastEpoch + 1;
         CheckpointRound round = null;
         try {
-            int open = runtime.openRequests();
-            if (open > 0) {
-                throw new SperliException(ErrorCode.H1624, "rank " + runtime.rank() + " has " + open
+            int stillOpen = open.count();
+            if (stillOpen > 0) {
+                throw new SperliException(ErrorCode.H1624, "rank " + frames.rank() + " has " + stillOpen
                         + " isend/irecv still open; complete them (await, or test until true) before checkpoint");
             }
-            round = new CheckpointRound(runtime, link, store(settings), settings, epoch, hooks);
-            if (runtime.rank() == 0) {
+            round = new CheckpointRound(frames, link, store(settings), settings, epoch, hooks);
+            if (frames.rank() == 0) {
                 round.lead(state);
             } else {
                 round.follow(state);
@@ -134,6 +136,6 @@ final class CheckpointDriver {
     }
 
     private EpochStore store(CheckpointSettings settings) {
-        return EpochStore.of(settings.dir(), runtime.config.jobId(), runtime.rank(), runtime.size());
+        return EpochStore.of(settings.dir(), frames.config().jobId(), frames.rank(), frames.size());
     }
 }

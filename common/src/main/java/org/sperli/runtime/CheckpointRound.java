@@ -37,7 +37,7 @@ import org.sperli.transport.Frame;
  * no buddy copy.
  */
 final class CheckpointRound {
-    private final RankRuntime runtime;
+    private final FrameLink frames;
     private final CkptLink link;
     private final EpochStore store;
     private final CheckpointSettings settings;
@@ -47,16 +47,16 @@ final class CheckpointRound {
     private final int size;
     private BuddySender sender;
 
-    CheckpointRound(RankRuntime runtime, CkptLink link, EpochStore store, CheckpointSettings settings, long epoch,
+    CheckpointRound(FrameLink frames, CkptLink link, EpochStore store, CheckpointSettings settings, long epoch,
                     Hooks hooks) {
-        this.runtime = runtime;
+        this.frames = frames;
         this.link = link;
         this.store = store;
         this.settings = settings;
         this.epoch = epoch;
         this.hooks = hooks;
-        this.rank = runtime.rank();
-        this.size = runtime.size();
+        this.rank = frames.rank();
+        this.size = frames.size();
     }
 
     void lead(Checkpointable state) {
@@ -84,7 +84,7 @@ final class CheckpointRound {
                 throw new SperliException(ErrorCode.H1620, "buddy copy of rank " + (size - 1) + " SHA-256="
                         + RankFiles.hex(copy) + ", its CKPT_ACK says " + RankFiles.hex(hashes[size - 1]));
             }
-            byte[] commit = CommitSignatures.sign(CommitFile.unsigned(epoch, runtime.config.jobId(),
+            byte[] commit = CommitSignatures.sign(CommitFile.unsigned(epoch, frames.config().jobId(),
                     Arrays.asList(hashes)), signingKey).toBytes();
             store.writeCommit(epoch, commit);
             hooks.at(Step.AFTER_COMMIT_WRITTEN, epoch);
@@ -116,7 +116,7 @@ final class CheckpointRound {
         joinSender();
         byte[] bytes = link.awaitCommit(0, epoch);
         CommitFile commit = CommitSignatures.verify(ByteBuffer.wrap(bytes), settings.jobPublicKey(),
-                runtime.config.jobId(), epoch, size);
+                frames.config().jobId(), epoch, size);
         commit.expectRankFile(rank, own.fileSha256());
         commit.expectRankFile(EpochLayout.buddySourceOf(rank, size), copy);
         store.writeCommit(epoch, bytes);
@@ -134,7 +134,7 @@ final class CheckpointRound {
         if (size == 1) {
             return;
         }
-        sender = BuddySender.start(runtime, EpochLayout.buddyOf(rank, size), epoch, CkptData.KIND_BUDDY_CHUNK, rank,
+        sender = BuddySender.start(frames, EpochLayout.buddyOf(rank, size), epoch, CkptData.KIND_BUDDY_CHUNK, rank,
                 own.path(), () -> hooks.at(Step.BUDDY_CHUNK_SENT, epoch), Abort.Reason.CHECKPOINT_FAILED);
     }
 

@@ -25,10 +25,10 @@ final class CkptLink {
     /** Any header epoch. */
     static final long ANY_EPOCH = -1;
 
-    private final RankRuntime runtime;
+    private final FrameLink frames;
 
-    CkptLink(RankRuntime runtime) {
-        this.runtime = runtime;
+    CkptLink(FrameLink frames) {
+        this.frames = frames;
     }
 
     /** A decoded RESUME frame, its COMMIT copied out of the frame's buffer. */
@@ -40,7 +40,7 @@ final class CkptLink {
      * {@code epoch} is {@link #ANY_EPOCH}, carry {@code epoch} in its header. The caller releases it.
      */
     Frame await(int peer, FrameType type, long epoch) {
-        Frame frame = runtime.awaitCheckpoint(peer);
+        Frame frame = frames.awaitCheckpoint(peer);
         FrameHeader h = frame.header();
         if (h.frameType() != type || epoch != ANY_EPOCH && h.epoch() != epoch) {
             frame.release();
@@ -92,7 +92,7 @@ final class CkptLink {
     ResumeMessage awaitResume(int peer, long epoch) {
         Frame frame = await(peer, FrameType.RESUME, epoch);
         try {
-            Resume resume = Resume.read(frame.payload().nioBuffer(), runtime.size());
+            Resume resume = Resume.read(frame.payload().nioBuffer(), frames.size());
             byte[] commit = null;
             if (resume.hasCommit()) {
                 ByteBuffer c = resume.commit();
@@ -149,15 +149,15 @@ final class CkptLink {
 
     /** Sends a small payload and returns once TLS took it. */
     void send(int dest, FrameType type, long epoch, byte[] payload) {
-        new SendRequest(runtime, dest, runtime.sendFrame(dest, type, epoch, ByteBuffer.wrap(payload))).await();
+        frames.send(dest, type, 0, epoch, ByteBuffer.wrap(payload)).await();
     }
 
     /** Sends the same small payload to every other rank, all at once, and waits until TLS took each. */
     void sendToOthers(FrameType type, long epoch, byte[] payload) {
         List<SendRequest> sends = new ArrayList<>();
-        for (int r = 0; r < runtime.size(); r++) {
-            if (r != runtime.rank()) {
-                sends.add(new SendRequest(runtime, r, runtime.sendFrame(r, type, epoch, ByteBuffer.wrap(payload))));
+        for (int r = 0; r < frames.size(); r++) {
+            if (r != frames.rank()) {
+                sends.add(frames.send(r, type, 0, epoch, ByteBuffer.wrap(payload)));
             }
         }
         for (SendRequest s : sends) {
@@ -174,9 +174,9 @@ final class CkptLink {
      * code (reason 2 for a refused frame, H1610), unless the job already failed. Returns what the call throws.
      */
     SperliException fail(Abort.Reason phase, SperliException failure) {
-        if (runtime.failure() == null) {
+        if (frames.failure() == null) {
             Abort.Reason reason = failure.code() == ErrorCode.H1610 ? Abort.Reason.REFUSED : phase;
-            runtime.abort(reason, failure.code(), "rank " + runtime.rank() + ": " + failure.reason(), failure);
+            frames.abort(reason, failure.code(), "rank " + frames.rank() + ": " + failure.reason(), failure);
         }
         return jobFailure(phase, failure);
     }
@@ -185,14 +185,14 @@ final class CkptLink {
      * The job's failure as {@code phase}'s call reports it, or {@code fallback} while the job runs. An ABORT that
      * carries the verdict of the whole job during resume, reason 6 with a checkpoint code (rank 0's choice failed for
      * the job), is reported with its own code instead of H1612, so that every rank gives the same code. (Reason 5 with
-     * code 1624 is this rank's failure as received: see {@code RankRuntime.abortedBy}.)
+     * code 1624 is this rank's failure as received: see {@code InboundFrames.abortedBy}.)
      */
     SperliException jobFailure(Abort.Reason phase, SperliException fallback) {
-        SperliException failure = runtime.failure();
+        SperliException failure = frames.failure();
         if (failure == null) {
             return fallback;
         }
-        Abort received = runtime.receivedAbort();
+        Abort received = frames.receivedAbort();
         if (failure.code() == ErrorCode.H1612 && received != null) {
             ErrorCode carried = ErrorCode.ofNumber((int) Math.min(Integer.MAX_VALUE, received.code()));
             boolean resumeVerdict = phase == Abort.Reason.RESUME_FAILED

@@ -30,31 +30,30 @@ import org.sperli.runtime.CollectiveWire.Received;
  * given. Phases: barrier 0 then 1 with empty data; bcast 1; reduce 0; allreduce 0 then 1; gather 0; scatter 1.
  * Checks only one rank can make end the job through {@link CollectiveWire}.
  *
- * <p>Calls are serialised on this object: the collectives of a rank happen one at a time, in program order. The
- * runtime is not yet constructed when this object is, so the constructor only keeps the reference.
+ * <p>Calls are serialised on this object: the collectives of a rank happen one at a time, in program order.
  */
 final class CollectiveEngine {
     private static final byte[] EMPTY = new byte[0];
 
-    private final RankRuntime runtime;
+    private final FrameLink frames;
     private final CollectiveWire wire;
     /** Collective calls made so far by this rank; the current call's sequence number. */
     private long calls;
 
-    CollectiveEngine(RankRuntime runtime) {
-        this.runtime = runtime;
-        this.wire = new CollectiveWire(runtime);
+    CollectiveEngine(FrameLink frames) {
+        this.frames = frames;
+        this.wire = new CollectiveWire(frames);
     }
 
     /** Barrier at rank 0: every other rank sends phase 0, then rank 0 answers everyone with phase 1. */
     synchronized void barrier() {
         CollectiveCall call = next(CollectiveHeader.BARRIER, 0, 0, 0);
-        if (runtime.size() == 1) {
+        if (frames.size() == 1) {
             return;
         }
         List<SendRequest> sends = new ArrayList<>();
-        if (runtime.rank() == 0) {
-            for (int r = 1; r < runtime.size(); r++) {
+        if (frames.rank() == 0) {
+            for (int r = 1; r < frames.size(); r++) {
                 receiveEmpty(r, call, TOWARD_ROOT);
             }
             sendToOthers(CollectiveWire.payload(call.header(FROM_ROOT), EMPTY), sends);
@@ -68,11 +67,11 @@ final class CollectiveEngine {
     synchronized byte[] bcast(int root, byte[] dataAtRoot) {
         CollectiveCall call = next(CollectiveHeader.BCAST, 0, 0, root);
         checkRoot(root);
-        boolean atRoot = root == runtime.rank();
+        boolean atRoot = root == frames.rank();
         if (atRoot) {
             CollectiveChecks.data(dataAtRoot);
         }
-        if (runtime.size() == 1) {
+        if (frames.size() == 1) {
             return dataAtRoot;
         }
         if (atRoot) {
@@ -115,10 +114,10 @@ final class CollectiveEngine {
     /** The checked reduce: the root folds with {@code foldOrNull}, or with Combine when it is null. */
     private byte[] reduce(CollectiveCall call, byte[] data, ContributionFold foldOrNull) {
         int root = (int) call.root();
-        if (runtime.size() == 1) {
+        if (frames.size() == 1) {
             return data;
         }
-        if (root != runtime.rank()) {
+        if (root != frames.rank()) {
             CollectiveWire.awaitAll(List.of(wire.send(root, CollectiveWire.payload(call.header(TOWARD_ROOT), data))));
             return null;
         }
@@ -146,11 +145,11 @@ final class CollectiveEngine {
 
     /** The checked allreduce: rank 0 folds with {@code foldOrNull}, or with Combine when it is null. */
     private byte[] allreduce(CollectiveCall call, byte[] data, ContributionFold foldOrNull) {
-        if (runtime.size() == 1) {
+        if (frames.size() == 1) {
             return data;
         }
         List<SendRequest> sends = new ArrayList<>();
-        if (runtime.rank() == 0) {
+        if (frames.rank() == 0) {
             byte[] result = foldOrNull == null ? fold(call, data) : fold(call, data, foldOrNull);
             sendToOthers(CollectiveWire.payload(call.header(FROM_ROOT), result), sends);
             CollectiveWire.awaitAll(sends);
@@ -173,14 +172,14 @@ final class CollectiveEngine {
         CollectiveCall call = next(CollectiveHeader.GATHER, 0, 0, root);
         checkRoot(root);
         CollectiveChecks.data(data);
-        if (runtime.size() == 1) {
+        if (frames.size() == 1) {
             return Collections.singletonList(data);
         }
-        if (root != runtime.rank()) {
+        if (root != frames.rank()) {
             CollectiveWire.awaitAll(List.of(wire.send(root, CollectiveWire.payload(call.header(TOWARD_ROOT), data))));
             return null;
         }
-        byte[][] blocks = new byte[runtime.size()][];
+        byte[][] blocks = new byte[frames.size()][];
         blocks[root] = data;
         for (int r = 0; r < blocks.length; r++) {
             if (r == root) {
@@ -201,17 +200,17 @@ final class CollectiveEngine {
     synchronized byte[] scatter(int root, List<byte[]> blocksAtRoot) {
         CollectiveCall call = next(CollectiveHeader.SCATTER, 0, 0, root);
         checkRoot(root);
-        if (root != runtime.rank()) {
+        if (root != frames.rank()) {
             try (Received in = wire.receive(root, call, FROM_ROOT)) {
                 return copy(in.data());
             }
         }
         checkBlocks(call, blocksAtRoot);
-        if (runtime.size() == 1) {
+        if (frames.size() == 1) {
             return blocksAtRoot.get(0);
         }
         List<SendRequest> sends = new ArrayList<>();
-        for (int r = 0; r < runtime.size(); r++) {
+        for (int r = 0; r < frames.size(); r++) {
             if (r != root) {
                 sends.add(wire.send(r, CollectiveWire.payload(call.header(FROM_ROOT), blocksAtRoot.get(r))));
             }
@@ -232,7 +231,7 @@ final class CollectiveEngine {
         ReduceOp op = ReduceOp.ofCode(call.reduceOp());
         int root = (int) call.root();
         byte[] acc = null;
-        for (int r = 0; r < runtime.size(); r++) {
+        for (int r = 0; r < frames.size(); r++) {
             if (r == root) {
                 acc = acc == null ? own.clone() : combine(acc, ByteBuffer.wrap(own), type, op);
                 continue;
@@ -256,7 +255,7 @@ final class CollectiveEngine {
      */
     private byte[] fold(CollectiveCall call, byte[] own, ContributionFold fold) {
         int root = (int) call.root();
-        for (int r = 0; r < runtime.size(); r++) {
+        for (int r = 0; r < frames.size(); r++) {
             if (r == root) {
                 add(call, fold, r, ByteBuffer.wrap(own).asReadOnlyBuffer());
                 continue;
@@ -297,8 +296,8 @@ final class CollectiveEngine {
     }
 
     private void sendToOthers(Outgoing payload, List<SendRequest> sends) {
-        for (int r = 0; r < runtime.size(); r++) {
-            if (r != runtime.rank()) {
+        for (int r = 0; r < frames.size(); r++) {
+            if (r != frames.rank()) {
                 sends.add(wire.send(r, payload));
             }
         }
@@ -321,7 +320,7 @@ final class CollectiveEngine {
     }
 
     private void checkRoot(int root) {
-        CollectiveChecks.root(root, runtime.size());
+        CollectiveChecks.root(root, frames.size());
     }
 
     /**
@@ -346,7 +345,7 @@ final class CollectiveEngine {
      * job: ABORT reason 4, code 1618, and the root throws H1618.
      */
     private void checkBlocks(CollectiveCall call, List<byte[]> blocks) {
-        String fault = CollectiveChecks.blocksFault(blocks, runtime.size());
+        String fault = CollectiveChecks.blocksFault(blocks, frames.size());
         if (fault != null) {
             throw wire.endJob(Abort.Reason.SCATTER_BLOCKS, ErrorCode.H1618, call, fault);
         }

@@ -23,10 +23,10 @@ final class CollectiveWire {
     /** Largest data copied behind its header; larger data is sent from the caller's array itself. */
     static final int COPY_AT_MOST = 8192;
 
-    private final RankRuntime runtime;
+    private final FrameLink frames;
 
-    CollectiveWire(RankRuntime runtime) {
-        this.runtime = runtime;
+    CollectiveWire(FrameLink frames) {
+        this.frames = frames;
     }
 
     /**
@@ -63,10 +63,9 @@ final class CollectiveWire {
 
     /** Starts sending {@code payload} to {@code dest}; throws the job's failure or H1613 when it cannot start. */
     SendRequest send(int dest, Outgoing payload) {
-        return new SendRequest(runtime, dest, payload.body() == null
-                ? runtime.sendFrame(dest, FrameType.COLLECTIVE, 0, payload.head().duplicate())
-                : runtime.sendFrame(dest, FrameType.COLLECTIVE, 0, payload.head().duplicate(),
-                        payload.body().duplicate()));
+        return payload.body() == null
+                ? frames.send(dest, FrameType.COLLECTIVE, 0, 0, payload.head().duplicate())
+                : frames.send(dest, FrameType.COLLECTIVE, 0, payload.head().duplicate(), payload.body().duplicate());
     }
 
     /** Waits until TLS has taken every send; throws the job's failure, or H1613 for a peer that is gone. */
@@ -82,7 +81,7 @@ final class CollectiveWire {
      * arrived before it stay queued for recv.
      */
     Received receive(int peer, CollectiveCall call, int phase) {
-        Frame frame = runtime.awaitCollective(peer);
+        Frame frame = frames.awaitCollective(peer);
         ByteBuffer payload = frame.payload().nioBuffer();
         String fault;
         try {
@@ -108,9 +107,9 @@ final class CollectiveWire {
      * job's failure, which is this one unless another rank's ABORT or a lost peer came first.
      */
     SperliException endJob(Abort.Reason reason, ErrorCode code, CollectiveCall call, String fault) {
-        String message = "rank " + runtime.rank() + ", " + call + ": " + fault;
-        runtime.abort(reason, code, message, null);
-        SperliException failure = runtime.failure();
+        String message = "rank " + frames.rank() + ", " + call + ": " + fault;
+        frames.abort(reason, code, message, null);
+        SperliException failure = frames.failure();
         return failure == null ? new SperliException(code, message)
                 : new SperliException(failure.code(), failure.reason(), failure);
     }

@@ -1,274 +1,171 @@
 package org.sperli.runtime;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.security.cert.X509Certificate;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.FrameType;
-import org.sperli.protocol.Limits;
 import org.sperli.protocol.ReceiverContext;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Heartbeat;
 import org.sperli.protocol.payload.Hello;
-import org.sperli.transport.FrameDecoder;
-import org.sperli.transport.FrameEncoder;
-import org.sperli.transport.HelloGate;
-import org.sperli.transport.LivenessHandler;
+import org.sperli.transport.Connections;
 import org.sperli.transport.OutboundFrame;
-import org.sperli.transport.PeerHandler;
+import org.sperli.transport.PeerChannel;
+import org.sperli.transport.PeerEvents;
+import org.sperli.transport.PeerPipeline;
 
 /**
  * Connection setup of one rank (tables section 10): listen on the wildcard IPv4 address first, dial every higher
- * rank (TCP connects retried every 100 ms for 30 s; each TLS handshake bounded by 10 s and not retried), accept one
+ * rank (TCP connects retried for 30 s, first after 5 ms, the pause doubling up to 100 ms; each TLS handshake bounded by 10 s and not retried), accept one
  * connection from every lower rank, check identities after each handshake, send HELLO at once, and wait until every
  * peer's HELLO was checked (the whole setup bounded by 45 s, else H1613). The listening socket is closed afterwards.
  */
 final class Mesh {
-    private final RankRuntime runtime;
-    private final RankConfig config;
+    /** The first pause between connects; it doubles up to {@link RankConfig#RETRY_INTERVAL}. */
+    static final long FIRST_RETRY_MS = 5;
 
-    Mesh(RankRuntime runtime) {
-        this.runtime = runtime;
-        this.config = runtime.config;
+    private final RankConfig config;
+    private final Connections connections;
+    private final Links links;
+    private final Mailbox mailbox;
+    private final FrameLink frames;
+    private final JobFate fate;
+    private final PeerEvents events;
+
+    Mesh(RankConfig config, Connections connections, Links links, Mailbox mailbox, FrameLink frames, JobFate fate,
+         PeerEvents events) {
+        this.config = config;
+        this.connections = connections;
+        this.links = links;
+        this.mailbox = mailbox;
+        this.frames = frames;
+        this.fate = fate;
+        this.events = events;
     }
 
+    /** Returns once every peer's HELLO was checked; throws the job's failure otherwise (the caller closes). */
     void build() {
         long deadline = System.nanoTime() + config.setupTimeout().toNanos();
         if (config.size() == 1) {
             return;
         }
-        runtime.group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(config.tls()::server,
+                config.handshakeTimeout().toMillis(), this::accepted));
+        if (refused != null) {
+            throw new SperliException(ErrorCode.H1613, "cannot listen at port " + config.ownPort() + ": " + refused);
+        }
+        for (int peer = config.rank() + 1; peer < config.size(); peer++) {
+            dial(peer, System.nanoTime() + config.connectRetry().toNanos());
+        }
+        awaitHellos(deadline);
+        connections.stopListening();
+    }
+
+    /** An accepted connection after its handshake; a failed one closes only itself (a stranger cannot end a job). */
+    private void accepted(Channel ch, X509Certificate cert, Throwable failure) {
+        if (failure != null) {
+            config.log().accept("refused a connection from " + ch.remoteAddress() + ": " + failure.getMessage());
+            ch.close();
+            return;
+        }
+        int peer;
         try {
-            listen();
-            for (int peer = config.rank() + 1; peer < config.size(); peer++) {
-                dial(peer, System.nanoTime() + config.connectRetry().toNanos());
-            }
-            awaitHellos(deadline);
-        } catch (RuntimeException e) {
-            runtime.close();
-            throw e;
+            peer = config.certificateCheck().rankOf(cert);
+            links.claim(peer, peer < config.rank());
+        } catch (SperliException e) {
+            frames.abort(Abort.Reason.REFUSED, e.code(), e.reason(), e);
+            ch.close();
+            return;
         }
-        runtime.server.close();
-        runtime.server = null;
-    }
-
-    private void listen() {
-        ServerBootstrap b = new ServerBootstrap()
-                .group(runtime.group)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        accepted(ch);
-                    }
-                });
-        ChannelFuture bound = b.bind(new InetSocketAddress("0.0.0.0", config.ownPort())).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            throw new SperliException(ErrorCode.H1613, "cannot listen at port " + config.ownPort() + ": "
-                    + bound.cause().getMessage());
-        }
-        runtime.server = bound.channel();
-    }
-
-    /** An accepted connection: TLS first; a failed handshake closes only this connection (a stranger cannot end a job). */
-    private void accepted(SocketChannel ch) {
-        SSLEngine engine = config.tls().server();
-        SslHandler ssl = new SslHandler(engine);
-        ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
-        ch.pipeline().addLast("tls", ssl);
-        ssl.handshakeFuture().addListener(f -> {
-            if (!f.isSuccess()) {
-                config.log().accept("refused a connection from " + ch.remoteAddress() + ": "
-                        + f.cause().getMessage());
-                ch.close();
-                return;
-            }
-            int peer;
-            try {
-                peer = config.certificateCheck().rankOf(peerCertificate(engine));
-                claim(peer, ch, peer < config.rank());
-            } catch (SperliException e) {
-                runtime.abort(Abort.Reason.REFUSED, e.code(), e.reason(), e);
-                ch.close();
-                return;
-            }
-            established(ch, peer);
-        });
+        established(ch, peer);
     }
 
     private void dial(int peer, long retryDeadline) {
         PeerAddress entry = config.hosts().get(peer);
-        InetAddress address = firstIpv4(entry.host());
+        InetSocketAddress address = new InetSocketAddress(firstIpv4(entry.host()), entry.port());
+        long interval = FIRST_RETRY_MS;
         while (true) {
-            runtime.throwIfFailedLocked();
-            Bootstrap b = new Bootstrap()
-                    .group(runtime.group)
-                    .channel(NioSocketChannel.class)
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)
-                    .handler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            // handlers are added once the TCP connect succeeded
-                        }
-                    });
-            ChannelFuture connect = b.connect(new InetSocketAddress(address, entry.port())).awaitUninterruptibly();
-            if (connect.isSuccess()) {
-                Channel ch = connect.channel();
-                // On the channel's event loop, so that the handshake listener is in place before the handshake can
-                // complete: a listener added later runs as a task, and the peer's HELLO, read before it, would pass
-                // a pipeline without a frame decoder and be lost.
-                ch.eventLoop().execute(() -> startClientTls(ch, peer, entry));
+            fate.throwIfFailed();
+            SSLEngine engine;
+            try {
+                engine = config.tls().client(entry.host(), entry.port());
+            } catch (RuntimeException e) {
+                throw failWith(Abort.Reason.REFUSED, ErrorCode.H1611, "no TLS engine for rank " + peer + ": " + e);
+            }
+            Supplier<SSLEngine> once = () -> engine;
+            if (connections.dial(address, PeerPipeline.initializer(once, config.handshakeTimeout().toMillis(),
+                    (ch, cert, failure) -> dialed(ch, peer, entry, cert, failure)))) {
                 return;
             }
             if (System.nanoTime() - retryDeadline > 0) {
-                throw failWith(ErrorCode.H1613, "could not reach rank " + peer + " at " + entry.host() + ":"
+                throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "could not reach rank " + peer + " at " + entry.host() + ":"
                         + entry.port() + " within " + config.connectRetry().toSeconds() + " s");
             }
-            sleep(RankConfig.RETRY_INTERVAL.toMillis());
+            // A peer that is about to listen is met within milliseconds; one that is slow costs at most 100 ms more.
+            sleep(interval);
+            interval = Math.min(2 * interval, RankConfig.RETRY_INTERVAL.toMillis());
         }
     }
 
-    private void startClientTls(Channel ch, int peer, PeerAddress entry) {
-        SSLEngine engine;
+    private void dialed(Channel ch, int peer, PeerAddress entry, X509Certificate cert, Throwable failure) {
         try {
-            engine = config.tls().client(entry.host(), entry.port());
-        } catch (RuntimeException e) {
-            runtime.abort(Abort.Reason.REFUSED, ErrorCode.H1611, "no TLS engine for rank " + peer + ": " + e, e);
+            if (failure != null) {
+                throw new SperliException(ErrorCode.H1611, "TLS handshake with rank " + peer + " at "
+                        + entry.host() + ":" + entry.port() + " failed: " + failure.getMessage());
+            }
+            config.certificateCheck().checkDialedHost(cert, entry.host());
+            int named = config.certificateCheck().rankOf(cert);
+            if (named != peer) {
+                throw new SperliException(ErrorCode.H1611, "dialed rank " + peer + " at " + entry.host()
+                        + " but its certificate names rank " + named);
+            }
+            links.claim(peer, true);
+        } catch (SperliException e) {
+            frames.abort(Abort.Reason.REFUSED, e.code(), e.reason(), e);
             ch.close();
             return;
         }
-        SslHandler ssl = new SslHandler(engine);
-        ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
-        ch.pipeline().addLast("tls", ssl);
-        ssl.handshakeFuture().addListener(f -> {
-            try {
-                if (!f.isSuccess()) {
-                    throw new SperliException(ErrorCode.H1611, "TLS handshake with rank " + peer + " at "
-                            + entry.host() + ":" + entry.port() + " failed: " + f.cause().getMessage());
-                }
-                X509Certificate cert = peerCertificate(engine);
-                config.certificateCheck().checkDialedHost(cert, entry.host());
-                int named = config.certificateCheck().rankOf(cert);
-                if (named != peer) {
-                    throw new SperliException(ErrorCode.H1611, "dialed rank " + peer + " at " + entry.host()
-                            + " but its certificate names rank " + named);
-                }
-                claim(peer, ch, true);
-            } catch (SperliException e) {
-                runtime.abort(Abort.Reason.REFUSED, e.code(), e.reason(), e);
-                ch.close();
-                return;
-            }
-            established(ch, peer);
-        });
+        established(ch, peer);
     }
 
-    /** Records the channel of {@code peer}; a rank that is not expected here, or already connected, is H1611. */
-    private void claim(int peer, Channel ch, boolean expected) {
-        runtime.lock.lock();
-        try {
-            PeerLink link = peer >= 0 && peer < config.size() ? runtime.peers[peer] : null;
-            if (!expected || link == null || link.channel != null) {
-                throw new SperliException(ErrorCode.H1611, "unexpected connection from rank " + peer
-                        + (link != null && link.channel != null ? " (already connected)" : ""));
-            }
-            link.channel = ch;
-        } finally {
-            runtime.lock.unlock();
-        }
-    }
-
-    /** After the handshake and identity checks: the frame pipeline, then our HELLO at once. */
+    /** After the handshake and identity checks, on the event loop: the frame pipeline, then our HELLO at once. */
     private void established(Channel ch, int peer) {
-        ChannelPipeline p = ch.pipeline();
         ReceiverContext context = new ReceiverContext(config.jobId(), config.size(), config.rank(), peer,
                 config.incarnation());
         AtomicLong heartbeats = new AtomicLong();
-        p.addLast("frame-decoder", new FrameDecoder(context));
-        p.addLast("frame-encoder", FrameEncoder.INSTANCE);
-        p.addLast("idle", new IdleStateHandler(config.silenceMs(), Limits.HEARTBEAT_INTERVAL_MS, 0,
-                TimeUnit.MILLISECONDS));
-        p.addLast("hello-gate", new HelloGate(peer, runtime));
-        p.addLast("liveness", new LivenessHandler(peer, runtime, () -> OutboundFrame.of(
-                runtime.header(FrameType.HEARTBEAT, Heartbeat.LENGTH, peer, 0, 0),
-                new Heartbeat(heartbeats.incrementAndGet()).toBytes())));
-        p.addLast("peer", new org.sperli.transport.PeerHandler(peer, runtime));
+        PeerChannel channel = PeerPipeline.established(ch, peer, context, events, config.silenceMs(),
+                () -> OutboundFrame.of(frames.header(FrameType.HEARTBEAT, Heartbeat.LENGTH, peer, 0, 0),
+                        new Heartbeat(heartbeats.incrementAndGet()).toBytes()));
+        mailbox.attach(peer, channel.flow());
+        links.put(peer, channel);
         byte[] hello = Hello.v1(config.ownToken()).toBytes();
-        ch.writeAndFlush(OutboundFrame.of(runtime.header(FrameType.HELLO, hello.length, peer, 0, 0), hello));
+        channel.write(OutboundFrame.of(frames.header(FrameType.HELLO, hello.length, peer, 0, 0), hello));
     }
 
     private void awaitHellos(long deadline) {
-        runtime.lock.lock();
         try {
-            while (true) {
-                runtime.throwIfFailed();
-                boolean all = true;
-                for (PeerLink link : runtime.peers) {
-                    all &= link == null || link.helloDone;
-                }
-                if (all) {
-                    return;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                runtime.changed.awaitNanos(left);
+            if (links.awaitHellos(fate, deadline)) {
+                return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            runtime.lock.unlock();
         }
-        throw failWith(ErrorCode.H1613, "setup did not complete within " + config.setupTimeout().toSeconds()
-                + " s; missing HELLO from ranks " + missing());
+        throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "setup did not complete within " + config.setupTimeout().toSeconds()
+                + " s; missing HELLO from ranks " + links.missing());
     }
 
-    private String missing() {
-        StringBuilder sb = new StringBuilder();
-        for (PeerLink link : runtime.peers) {
-            if (link != null && !link.helloDone) {
-                sb.append(sb.length() == 0 ? "" : ",").append(link.rank);
-            }
-        }
-        return sb.toString();
-    }
-
-    private SperliException failWith(ErrorCode code, String message) {
-        runtime.abort(Abort.Reason.PEER_LOST, code, message, null);
-        SperliException f = runtime.failure();
+    private SperliException failWith(Abort.Reason reason, ErrorCode code, String message) {
+        frames.abort(reason, code, message, null);
+        SperliException f = fate.failure();
         return new SperliException(f.code(), f.reason());
-    }
-
-    private static X509Certificate peerCertificate(SSLEngine engine) {
-        try {
-            return (X509Certificate) engine.getSession().getPeerCertificates()[0];
-        } catch (Exception e) {
-            throw new SperliException(ErrorCode.H1611, "peer presented no certificate");
-        }
     }
 
     private static InetAddress firstIpv4(String host) {

@@ -1,5 +1,6 @@
 package org.sperli.runtime;
 
+import io.netty.buffer.ByteBuf;
 import java.time.Duration;
 import org.sperli.Request;
 import org.sperli.transport.Frame;
@@ -8,39 +9,75 @@ import org.sperli.transport.Frame;
 final class RecvRequest implements Request<byte[]> {
     final int source;
     final long tag;
-    private final RankRuntime runtime;
-    /** Set under the runtime's lock when a DATA frame matches. */
-    Frame matched;
-    /** An irecv not yet seen complete; guarded by the runtime's lock. */
-    boolean open;
+    private final Mailbox mailbox;
+    /** Set when the request is an irecv: it counts as open until its completion was seen. */
+    private OpenRequests open;
+    /** Set under the mailbox's lock when a DATA frame matches. */
+    private Frame matched;
     private byte[] result;
 
-    RecvRequest(RankRuntime runtime, int source, long tag) {
-        this.runtime = runtime;
+    RecvRequest(Mailbox mailbox, int source, long tag) {
+        this.mailbox = mailbox;
         this.source = source;
         this.tag = tag;
     }
 
+    /** Makes this an irecv, counted in {@code requests} until await returned or test gave true. */
+    synchronized void countIn(OpenRequests requests) {
+        this.open = requests;
+        requests.opened();
+    }
+
     @Override
     public byte[] await() {
-        return runtime.awaitRecv(this, -1);
+        return awaitNanos(-1);
     }
 
     @Override
     public byte[] await(Duration timeout) {
-        return runtime.awaitRecv(this, timeout.toNanos());
+        return awaitNanos(timeout.toNanos());
     }
 
     @Override
     public boolean test() {
-        return runtime.testRecv(this);
+        if (!mailbox.testMatch(this)) {
+            return false;
+        }
+        seen();
+        return true;
     }
 
-    /** Copies and releases the matched frame once; later calls give the same array. Caller holds the lock. */
-    byte[] take() {
+    /** The message, or null when {@code timeoutNs} (negative: no bound) passed first. */
+    byte[] awaitNanos(long timeoutNs) {
+        if (!mailbox.awaitMatch(this, timeoutNs)) {
+            return null;
+        }
+        seen();
+        return take();
+    }
+
+    /** The match, under the mailbox's lock. */
+    void matched(Frame frame) {
+        this.matched = frame;
+    }
+
+    /** Whether a frame matched; read under the mailbox's lock. */
+    boolean done() {
+        return matched != null || result != null;
+    }
+
+    private synchronized void seen() {
+        if (open != null) {
+            open.closed();
+            open = null;
+        }
+    }
+
+    /** Copies and releases the matched frame once; later calls give the same array. */
+    private synchronized byte[] take() {
         if (result == null) {
             Frame f = matched;
-            io.netty.buffer.ByteBuf p = f.payload();
+            ByteBuf p = f.payload();
             byte[] out;
             if (p.hasArray() && p.arrayOffset() == 0 && p.readerIndex() == 0 && p.array().length == p.readableBytes()
                     && p.refCnt() == 1) {
@@ -55,9 +92,5 @@ final class RecvRequest implements Request<byte[]> {
             result = out;
         }
         return result;
-    }
-
-    boolean done() {
-        return matched != null || result != null;
     }
 }

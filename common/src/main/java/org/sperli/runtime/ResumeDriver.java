@@ -47,20 +47,20 @@ final class ResumeDriver {
     record Result(long epoch, Restored restoredOrNull, boolean fromBuddy) {
     }
 
-    private final RankRuntime runtime;
+    private final FrameLink frames;
     private final CkptLink link;
     private final EpochStore store;
     private final CheckpointSettings settings;
     private final int rank;
     private final int size;
 
-    ResumeDriver(RankRuntime runtime, CkptLink link, EpochStore store, CheckpointSettings settings) {
-        this.runtime = runtime;
+    ResumeDriver(FrameLink frames, CkptLink link, EpochStore store, CheckpointSettings settings) {
+        this.frames = frames;
         this.link = link;
         this.store = store;
         this.settings = settings;
-        this.rank = runtime.rank();
-        this.size = runtime.size();
+        this.rank = frames.rank();
+        this.size = frames.size();
     }
 
     Result run() {
@@ -153,7 +153,7 @@ final class ResumeDriver {
         if (!store.holdsCommit(epoch, commitBytes)) {
             store.writeCommit(epoch, commitBytes);
         }
-        return new BuddyExchange(runtime, link, store).load(epoch, commit);
+        return new BuddyExchange(frames, link, store).load(epoch, commit);
     }
 
     /** The offer of a rank other than 0: the newest COMMIT that verifies, else the newest that can be sent. */
@@ -209,7 +209,7 @@ final class ResumeDriver {
     }
 
     private CommitFile verify(long epoch, byte[] bytes) {
-        return CommitSignatures.verify(ByteBuffer.wrap(bytes), settings.jobPublicKey(), runtime.config.jobId(),
+        return CommitSignatures.verify(ByteBuffer.wrap(bytes), settings.jobPublicKey(), frames.config().jobId(),
                 epoch, size);
     }
 
@@ -228,6 +228,6 @@ final class ResumeDriver {
     }
 
     private void note(String line) {
-        runtime.config.log().accept("resume: rank " + rank + ": " + line);
+        frames.config().log().accept("resume: rank " + rank + ": " + line);
     }
 }

@@ -2,36 +2,75 @@ package org.sperli.runtime;
 
 import io.netty.channel.ChannelFuture;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.sperli.ErrorCode;
 import org.sperli.Request;
+import org.sperli.SperliException;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
 final class SendRequest implements Request<Void> {
-    final int dest;
-    final ChannelFuture future;
-    private final RankRuntime runtime;
-    /** An isend whose completion the caller has not seen yet; guarded by the runtime's lock. */
-    boolean open;
+    private final int dest;
+    private final ChannelFuture future;
+    private final JobFate fate;
+    /** Set when the request is an isend: it counts as open until its completion was seen. */
+    private OpenRequests open;
 
-    SendRequest(RankRuntime runtime, int dest, ChannelFuture future) {
-        this.runtime = runtime;
+    SendRequest(int dest, ChannelFuture future, JobFate fate) {
         this.dest = dest;
         this.future = future;
+        this.fate = fate;
+    }
+
+    /** Makes this an isend, counted in {@code requests} until await returned or test gave true. */
+    synchronized void countIn(OpenRequests requests) {
+        this.open = requests;
+        requests.opened();
     }
 
     @Override
     public Void await() {
-        runtime.awaitSend(this, -1);
+        awaitNanos(-1);
         return null;
     }
 
     @Override
     public Void await(Duration timeout) {
-        runtime.awaitSend(this, timeout.toNanos());
+        awaitNanos(timeout.toNanos());
         return null;
     }
 
     @Override
     public boolean test() {
-        return runtime.testSend(this);
+        if (!future.isDone()) {
+            return false;
+        }
+        awaitNanos(0);
+        return true;
+    }
+
+    /** Waits up to {@code timeoutNs} (negative: no bound); throws the job's failure or H1613 if the send failed. */
+    void awaitNanos(long timeoutNs) {
+        boolean done = timeoutNs < 0 ? future.awaitUninterruptibly().isDone()
+                : future.awaitUninterruptibly(timeoutNs, TimeUnit.NANOSECONDS);
+        if (!done) {
+            return;
+        }
+        seen();
+        if (!future.isSuccess()) {
+            throw fate.failureOr(new SperliException(ErrorCode.H1613, "rank " + dest + " is gone: "
+                    + future.cause()));
+        }
+    }
+
+    /** After a failure elsewhere: waits at most {@code ms} for TLS to let go of the payload, throwing nothing. */
+    void awaitQuietly(long ms) {
+        future.awaitUninterruptibly(ms, TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void seen() {
+        if (open != null) {
+            open.closed();
+            open = null;
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.sperli.transport.FlowControl;
 
 /** A slow receiver slows its sender through TCP; the memory its unexpected messages hold stays bounded. */
 class BackpressureTest {
@@ -57,7 +58,7 @@ class BackpressureTest {
         assertEquals(MESSAGES, out.get(1).get(), "every message arrived intact and in order");
         assertTrue(sentBeforeReceiving.get() < MESSAGES, "the sender stalled before the receiver started: sent "
                 + sentBeforeReceiving.get() + " of " + MESSAGES);
-        long bound = PeerLink.PAUSE_ABOVE_BYTES + 16L * 1024 * 1024;
+        long bound = FlowControl.PAUSE_ABOVE_BYTES + 16L * 1024 * 1024;
         assertTrue(mostQueued.get() <= bound, "queued " + mostQueued.get() + " bytes, bound " + bound);
     }
 
@@ -69,7 +70,7 @@ class BackpressureTest {
     @Test
     void aReceiveForALaterMessageIsNotDeadlockedBehindAPausedQueue() {
         List<TestJob.Outcome<Integer>> out = new TestJob(2).run(Duration.ofSeconds(90), rt -> {
-            int behind = (int) (PeerLink.PAUSE_ABOVE_BYTES / MESSAGE_BYTES) + 8;
+            int behind = (int) (FlowControl.PAUSE_ABOVE_BYTES / MESSAGE_BYTES) + 8;
             if (rt.rank() == 0) {
                 sendBlocks(rt, behind);
                 rt.send(1, 4, new byte[] {42});
@@ -87,7 +88,7 @@ class BackpressureTest {
     @Test
     void aCollectiveIsNotDeadlockedBehindAPausedQueueOfDataMessages() {
         List<TestJob.Outcome<Integer>> out = new TestJob(2).run(Duration.ofSeconds(90), rt -> {
-            int behind = (int) (PeerLink.PAUSE_ABOVE_BYTES / MESSAGE_BYTES) + 8;
+            int behind = (int) (FlowControl.PAUSE_ABOVE_BYTES / MESSAGE_BYTES) + 8;
             if (rt.rank() == 0) {
                 sendBlocks(rt, behind);
                 rt.barrier();
@@ -129,22 +130,12 @@ class BackpressureTest {
     }
 
     private static boolean paused(RankRuntime rt, int peer) {
-        rt.lock.lock();
-        try {
-            return rt.peers[peer].queuedBytes > PeerLink.PAUSE_ABOVE_BYTES
-                    && !rt.peers[peer].channel.config().isAutoRead();
-        } finally {
-            rt.lock.unlock();
-        }
+        return rt.mailbox().queuedBytes(peer) > FlowControl.PAUSE_ABOVE_BYTES
+                && rt.links().channel(peer).flow().paused();
     }
 
     private static long queued(RankRuntime rt, int peer) {
-        rt.lock.lock();
-        try {
-            return rt.peers[peer].queuedBytes;
-        } finally {
-            rt.lock.unlock();
-        }
+        return rt.mailbox().queuedBytes(peer);
     }
 
     private static void sleep(long ms) {

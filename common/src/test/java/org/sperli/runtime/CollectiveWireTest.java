@@ -38,7 +38,7 @@ class CollectiveWireTest {
                     .put(new byte[] {2, 0, 0, 0, 0, 0, 0, 0}) // sequence 2
                     .put(large).array();
             for (byte[] expected : List.of(expectedSmall, expectedLarge)) {
-                Frame frame = rt.awaitCollective(1);
+                Frame frame = rt.frames().awaitCollective(1);
                 try {
                     assertEquals(FrameType.COLLECTIVE, frame.header().frameType());
                     assertEquals(0, frame.header().tag(), "tag");

@@ -1,0 +1,101 @@
+package org.sperli.runtime;
+
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.protocol.FrameType;
+import org.sperli.protocol.payload.Abort;
+import org.sperli.protocol.payload.Heartbeat;
+import org.sperli.protocol.payload.Hello;
+import org.sperli.transport.Frame;
+import org.sperli.transport.PeerEvents;
+
+/**
+ * What arrives on the connections, on their event loops: HELLO checked, frames to the mailbox by kind, HEARTBEAT
+ * read, BYE and ABORT acted on, and every refusal, silence or unexpected close turned into the job's end.
+ */
+final class InboundFrames implements PeerEvents {
+    private final RankConfig config;
+    private final Links links;
+    private final Mailbox mailbox;
+    private final FrameLink frames;
+    private final JobFate fate;
+
+    InboundFrames(RankConfig config, Links links, Mailbox mailbox, FrameLink frames, JobFate fate) {
+        this.config = config;
+        this.links = links;
+        this.mailbox = mailbox;
+        this.frames = frames;
+        this.fate = fate;
+    }
+
+    @Override
+    public void onHello(int peer, Frame frame) {
+        Hello hello = Hello.read(frame.payload().nioBuffer());
+        config.tokenVerifier().verify(hello.token(), peer, config.wallClockMs().getAsLong());
+        links.helloChecked(peer);
+    }
+
+    @Override
+    public void onFrame(int peer, Frame frame) {
+        FrameType type = frame.header().frameType();
+        try {
+            switch (type) {
+                case HELLO -> throw new SperliException(ErrorCode.H1614, "second HELLO from rank " + peer);
+                case DATA -> {
+                    mailbox.deliver(peer, Mailbox.Kind.DATA, frame);
+                    return;
+                }
+                case COLLECTIVE -> {
+                    mailbox.deliver(peer, Mailbox.Kind.COLLECTIVE, frame);
+                    return;
+                }
+                case HEARTBEAT -> Heartbeat.read(frame.payload().nioBuffer());
+                case ABORT -> abortedBy(peer, Abort.read(frame.payload().nioBuffer()));
+                case BYE -> {
+                    mailbox.byeFrom(peer);
+                    links.channel(peer).close();
+                }
+                default -> {
+                    mailbox.deliver(peer, Mailbox.Kind.CHECKPOINT, frame);
+                    return;
+                }
+            }
+            frame.release();
+        } catch (SperliException e) {
+            frame.release();
+            onRefused(peer, e);
+        }
+    }
+
+    @Override
+    public void onRefused(int peer, SperliException refusal) {
+        frames.abort(Abort.Reason.REFUSED, refusal.code(), "rank " + config.rank() + " refused rank " + peer + ": "
+                + refusal.reason(), refusal);
+    }
+
+    @Override
+    public void onSilent(int peer) {
+        frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "rank " + peer + " silent for " + config.silenceMs()
+                + " ms", null);
+    }
+
+    @Override
+    public void onClosed(int peer) {
+        if (mailbox.closedFrom(peer) || !fate.running()) {
+            return;
+        }
+        frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "rank " + peer + " closed its connection without BYE",
+                null);
+    }
+
+    private void abortedBy(int peer, Abort abort) {
+        String why = "rank " + peer + " aborted the job (reason " + abort.reason()
+                + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message();
+        // A send or receive open at a checkpoint fails it with H1624 on every rank (original, "Checkpoints"). That
+        // ABORT is the job's verdict, so it is this rank's code wherever the ABORT finds it: waiting in its own
+        // checkpoint, in an earlier call, or still connecting, before its program could call checkpoint at all.
+        boolean openAtCheckpoint = abort.reason() == Abort.Reason.CHECKPOINT_FAILED.code()
+                && abort.code() == ErrorCode.H1624.number();
+        frames.abortedBy(new SperliException(openAtCheckpoint ? ErrorCode.H1624 : ErrorCode.H1612, why), abort);
+    }
+}

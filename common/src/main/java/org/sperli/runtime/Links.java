@@ -1,0 +1,118 @@
+package org.sperli.runtime;
+
+import io.netty.channel.ChannelFuture;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.transport.OutboundFrame;
+import org.sperli.transport.PeerChannel;
+
+/**
+ * The established connection of every peer, and whose HELLO was checked. A peer's connection is claimed once, by
+ * the dialing or the accepting side as the ranks' order says; a second claim is H1611.
+ */
+final class Links {
+    private final PeerChannel[] channels;
+    private final boolean[] claimed;
+    private final boolean[] helloDone;
+    private final int ownRank;
+
+    Links(int size, int ownRank) {
+        this.channels = new PeerChannel[size];
+        this.claimed = new boolean[size];
+        this.helloDone = new boolean[size];
+        this.ownRank = ownRank;
+    }
+
+    /**
+     * Claims {@code peer}'s place for a connection; a rank that is not expected here, or already connected, is
+     * H1611. The connection itself is {@link #put} once its pipeline is complete.
+     */
+    synchronized void claim(int peer, boolean expected) {
+        boolean known = peer >= 0 && peer < channels.length && peer != ownRank;
+        if (!expected || !known || claimed[peer]) {
+            throw new SperliException(ErrorCode.H1611, "unexpected connection from rank " + peer
+                    + (known && claimed[peer] ? " (already connected)" : ""));
+        }
+        claimed[peer] = true;
+    }
+
+    synchronized void put(int peer, PeerChannel channel) {
+        channels[peer] = channel;
+    }
+
+    /** The connection of {@code peer}, or null while it has none. */
+    synchronized PeerChannel channel(int peer) {
+        return channels[peer];
+    }
+
+    synchronized void helloChecked(int peer) {
+        helloDone[peer] = true;
+        notifyAll();
+    }
+
+    /**
+     * Waits until every peer's HELLO was checked, the job failed ({@code fate}), or {@code deadlineNs} passed;
+     * returns whether all were checked.
+     */
+    synchronized boolean awaitHellos(JobFate fate, long deadlineNs) throws InterruptedException {
+        while (true) {
+            fate.throwIfFailed();
+            if (missing().isEmpty()) {
+                return true;
+            }
+            long left = deadlineNs - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+    }
+
+    /** Ranks whose HELLO was not checked yet, comma-separated. */
+    synchronized String missing() {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < channels.length; r++) {
+            if (r != ownRank && !helloDone[r]) {
+                sb.append(sb.length() == 0 ? "" : ",").append(r);
+            }
+        }
+        return sb.toString();
+    }
+
+    synchronized void wakeAll() {
+        notifyAll();
+    }
+
+    /** Writes {@code frames.apply(peer)} on every active connection of a peer for which {@code to} holds. */
+    synchronized List<ChannelFuture> writeToAll(IntPredicate to, IntFunction<OutboundFrame> frames) {
+        List<ChannelFuture> writes = new ArrayList<>();
+        for (int r = 0; r < channels.length; r++) {
+            if (channels[r] != null && channels[r].isActive() && to.test(r)) {
+                writes.add(channels[r].write(frames.apply(r)));
+            }
+        }
+        return writes;
+    }
+
+    /** The connections there are now. */
+    synchronized List<PeerChannel> all() {
+        List<PeerChannel> all = new ArrayList<>();
+        for (PeerChannel c : channels) {
+            if (c != null) {
+                all.add(c);
+            }
+        }
+        return all;
+    }
+
+    /** Starts closing every connection. */
+    void closeAll() {
+        for (PeerChannel c : all()) {
+            c.close();
+        }
+    }
+}

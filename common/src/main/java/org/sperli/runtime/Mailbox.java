@@ -1,0 +1,325 @@
+package org.sperli.runtime;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sperli.ErrorCode;
+import org.sperli.SperliException;
+import org.sperli.transport.FlowControl;
+import org.sperli.transport.Frame;
+
+/**
+ * The frames of one rank that arrived but were not yet asked for, and the receives posted before their frame: tag
+ * matching (MPI's order: the first posted receive of a tag gets the first frame of that tag), one queue per kind of
+ * call (DATA, COLLECTIVE, CKPT and RESUME), so that each kind takes only its own frames in arrival order, and the
+ * queued bytes reported to each connection's {@link FlowControl}.
+ *
+ * <p>Frames arrive on event-loop threads; program threads wait on one condition, which every arrival, close and the
+ * job's end signal. Once the job has ended (failed or leaving) arriving frames are dropped.
+ */
+final class Mailbox {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Box[] boxes;
+    private final JobFate fate;
+
+    /** The state of one peer; guarded by the lock. */
+    private static final class Box {
+        final int rank;
+        FlowControl flow;
+        boolean byeReceived;
+        boolean closed;
+        /** Threads blocked until a collective or checkpoint frame from this peer is queued. */
+        int waiters;
+        final ArrayDeque<Frame> data = new ArrayDeque<>();
+        final ArrayDeque<Frame> collective = new ArrayDeque<>();
+        final ArrayDeque<Frame> checkpoint = new ArrayDeque<>();
+        /** Receives posted before their message arrived, in posting order. */
+        final List<RecvRequest> posted = new ArrayList<>();
+
+        Box(int rank) {
+            this.rank = rank;
+        }
+
+        boolean present() {
+            return !byeReceived && !closed;
+        }
+
+        ArrayDeque<Frame> queue(Kind kind) {
+            return kind == Kind.DATA ? data : kind == Kind.COLLECTIVE ? collective : checkpoint;
+        }
+
+        boolean wanted() {
+            return waiters > 0 || !posted.isEmpty();
+        }
+    }
+
+    /** Which queue a frame goes to and which kind of call takes from it. */
+    enum Kind { DATA, COLLECTIVE, CHECKPOINT }
+
+    Mailbox(int size, int ownRank, JobFate fate) {
+        this.fate = fate;
+        boxes = new Box[size];
+        for (int r = 0; r < size; r++) {
+            boxes[r] = r == ownRank ? null : new Box(r);
+        }
+    }
+
+    /** The connection of {@code peer} is established: its flow control hears of this peer's queued bytes. */
+    void attach(int peer, FlowControl flow) {
+        lock.lock();
+        try {
+            boxes[peer].flow = flow;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- arrivals, on the event loops ------------------------------------------------------------------------
+
+    /** A frame of {@code kind} from {@code peer}: to the receive posted for it (DATA), or queued. */
+    void deliver(int peer, Kind kind, Frame frame) {
+        lock.lock();
+        try {
+            Box box = boxes[peer];
+            if (!fate.running() || !box.present()) {
+                frame.release();
+                return;
+            }
+            RecvRequest waiting = kind == Kind.DATA ? takePosted(box, frame.header().tag()) : null;
+            if (waiting != null) {
+                waiting.matched(frame);
+                updateWanted(box);
+                changed.signalAll();
+            } else {
+                queue(box, box.queue(kind), frame);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The peer said BYE: it sends nothing more. */
+    void byeFrom(int peer) {
+        lock.lock();
+        try {
+            boxes[peer].byeReceived = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The peer's connection closed; returns whether that was expected (after its BYE). */
+    boolean closedFrom(int peer) {
+        lock.lock();
+        try {
+            Box box = boxes[peer];
+            box.closed = true;
+            changed.signalAll();
+            return box.byeReceived;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes every waiting thread, to look at the job's fate again. */
+    void wakeAll() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- the program's side ---------------------------------------------------------------------------------
+
+    /** Whether {@code peer} can still send: it has neither said BYE nor closed. */
+    boolean present(int peer) {
+        lock.lock();
+        try {
+            return boxes[peer].present();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Matches {@code request} with the first queued DATA frame of its tag, or posts it. */
+    void post(RecvRequest request) {
+        lock.lock();
+        try {
+            fate.throwIfFailed();
+            Box box = boxes[request.source];
+            Frame frame = takeData(box, request.tag);
+            if (frame != null) {
+                taken(box, frame);
+                request.matched(frame);
+            } else {
+                box.posted.add(request);
+                updateWanted(box);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until {@code request} was matched (or {@code timeoutNs} passed: false; negative waits without bound).
+     * Throws the job's failure, or H1613 when the source left first.
+     */
+    boolean awaitMatch(RecvRequest request, long timeoutNs) {
+        long deadline = System.nanoTime() + timeoutNs;
+        lock.lock();
+        try {
+            while (!request.done()) {
+                fate.throwIfFailed();
+                if (!boxes[request.source].present()) {
+                    throw new SperliException(ErrorCode.H1613, "rank " + request.source
+                            + " left before sending a message with tag " + request.tag);
+                }
+                if (timeoutNs < 0) {
+                    changed.awaitUninterruptibly();
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    changed.awaitNanos(left);
+                }
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SperliException(ErrorCode.H1612, "interrupted while waiting for rank " + request.source);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@code request} was matched; throws the job's failure while it was not. */
+    boolean testMatch(RecvRequest request) {
+        lock.lock();
+        try {
+            if (request.done()) {
+                return true;
+            }
+            fate.throwIfFailed();
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks until a frame of {@code kind} from {@code peer} is queued and takes it (the caller releases it). DATA
+     * frames that arrived before it stay queued for recv. Throws the job's failure, or H1613 when the peer has left.
+     */
+    Frame await(int peer, Kind kind) {
+        lock.lock();
+        try {
+            Box box = boxes[peer];
+            ArrayDeque<Frame> queue = box.queue(kind);
+            while (true) {
+                fate.throwIfFailed();
+                Frame f = queue.poll();
+                if (f != null) {
+                    taken(box, f);
+                    return f;
+                }
+                if (!box.present()) {
+                    throw new SperliException(ErrorCode.H1613, "rank " + peer + " left while this rank waited for "
+                            + (kind == Kind.COLLECTIVE ? "a collective frame" : "a checkpoint frame"));
+                }
+                box.waiters++;
+                updateWanted(box);
+                try {
+                    changed.awaitUninterruptibly();
+                } finally {
+                    box.waiters--;
+                    updateWanted(box);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Payload bytes queued from {@code peer}, not yet asked for. */
+    long queuedBytes(int peer) {
+        lock.lock();
+        try {
+            Box box = boxes[peer];
+            return box.flow == null ? 0 : box.flow.queuedBytes();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops every queued frame (the job ended). */
+    void releaseAll() {
+        lock.lock();
+        try {
+            for (Box box : boxes) {
+                if (box != null) {
+                    for (ArrayDeque<Frame> q : List.of(box.data, box.collective, box.checkpoint)) {
+                        Frame f;
+                        while ((f = q.poll()) != null) {
+                            taken(box, f);
+                            f.release();
+                        }
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- under the lock -------------------------------------------------------------------------------------
+
+    private void queue(Box box, ArrayDeque<Frame> queue, Frame frame) {
+        queue.add(frame);
+        if (box.flow != null) {
+            box.flow.queued(frame.header().length());
+        }
+        changed.signalAll();
+    }
+
+    private static void taken(Box box, Frame frame) {
+        if (box.flow != null) {
+            box.flow.taken(frame.header().length());
+        }
+    }
+
+    private void updateWanted(Box box) {
+        if (box.flow != null) {
+            box.flow.wanted(box.wanted() && !fate.leaving());
+        }
+    }
+
+    private static Frame takeData(Box box, long tag) {
+        for (Iterator<Frame> it = box.data.iterator(); it.hasNext(); ) {
+            Frame f = it.next();
+            if (f.header().tag() == tag) {
+                it.remove();
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private static RecvRequest takePosted(Box box, long tag) {
+        for (Iterator<RecvRequest> it = box.posted.iterator(); it.hasNext(); ) {
+            RecvRequest r = it.next();
+            if (r.tag == tag) {
+                it.remove();
+                return r;
+            }
+        }
+        return null;
+    }
+}

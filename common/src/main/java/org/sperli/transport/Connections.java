@@ -1,0 +1,73 @@
+package org.sperli.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The sockets of one rank: its event loops, its listening socket and its dialed connections. TCP_NODELAY on every
+ * connection; each connection's pipeline comes from {@link PeerPipeline}.
+ */
+public final class Connections implements AutoCloseable {
+    /** Event-loop threads of one rank: one reads while the other writes, more only compete for the cores. */
+    static final int EVENT_LOOPS = 2;
+    private static final int CONNECT_TIMEOUT_MS = 1000;
+
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(EVENT_LOOPS, NioIoHandler.newFactory());
+    private Channel server;
+
+    /**
+     * Listens at {@code port} on the wildcard IPv4 address; every accepted connection gets {@code init}. Returns null,
+     * or why it cannot listen.
+     */
+    public synchronized String listen(int port, ChannelInitializer<Channel> init) {
+        ChannelFuture bound = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(init)
+                .bind(new InetSocketAddress("0.0.0.0", port)).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            return bound.cause().getMessage();
+        }
+        server = bound.channel();
+        return null;
+    }
+
+    /** One TCP connect to {@code address} with {@code init} as the connection's pipeline; true when it connected. */
+    public boolean dial(InetSocketAddress address, ChannelInitializer<Channel> init) {
+        return new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
+                .handler(init)
+                .connect(address).awaitUninterruptibly().isSuccess();
+    }
+
+    /** Closes the listening socket; established connections stay. */
+    public synchronized void stopListening() {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+
+    /** Stops listening and ends the event loops (bounded: a few seconds at most). */
+    @Override
+    public void close() {
+        stopListening();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,42 @@
+package org.sperli.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One peer's established connection as the runtime sees it: frames out, the connection's {@link FlowControl}, and
+ * its end. Nothing else of Netty's channel is reachable through it.
+ */
+public final class PeerChannel {
+    private final Channel channel;
+    private final FlowControl flow;
+
+    PeerChannel(Channel channel, FlowControl flow) {
+        this.channel = channel;
+        this.flow = flow;
+    }
+
+    /** Queues {@code frame} and flushes; the future completes once TLS has consumed the payload. */
+    public ChannelFuture write(OutboundFrame frame) {
+        return channel.writeAndFlush(frame);
+    }
+
+    public FlowControl flow() {
+        return flow;
+    }
+
+    public boolean isActive() {
+        return channel.isActive();
+    }
+
+    /** Starts closing (close_notify, then TCP close); returns at once. */
+    public ChannelFuture close() {
+        return channel.close();
+    }
+
+    /** Waits up to {@code timeoutNs} until the connection is closed, by either side. */
+    public void awaitClosed(long timeoutNs) {
+        channel.closeFuture().awaitUninterruptibly(Math.max(0, timeoutNs), TimeUnit.NANOSECONDS);
+    }
+}

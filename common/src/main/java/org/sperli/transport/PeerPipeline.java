@@ -1,0 +1,102 @@
+package org.sperli.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.Future;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.sperli.protocol.Limits;
+import org.sperli.protocol.ReceiverContext;
+
+/**
+ * The pipeline of one connection, assembled here and nowhere else, in two steps (see the package documentation for
+ * the order of the handlers):
+ *
+ * <ol>
+ *   <li>{@link #initializer}: the {@code tls} handler, on dialed and accepted connections alike, and a listener that
+ *   is told the outcome of the handshake, on the channel's event loop before any frame can be read;</li>
+ *   <li>{@link #established}: once the caller has checked the peer's identity, the frame handlers behind TLS.</li>
+ * </ol>
+ */
+public final class PeerPipeline {
+    private PeerPipeline() {
+    }
+
+    /** What the connection's owner does with a finished handshake (success or not), on the event loop. */
+    @FunctionalInterface
+    public interface HandshakeListener {
+        /**
+         * {@code peerOrNull} is the peer's leaf certificate after a successful handshake; {@code failure} the cause
+         * otherwise.
+         */
+        void handshaken(Channel channel, X509Certificate peerOrNull, Throwable failure);
+    }
+
+    /** An initializer that adds TLS with {@code engine} (one per connection) and reports the handshake. */
+    public static ChannelInitializer<Channel> initializer(Supplier<SSLEngine> engine, long handshakeTimeoutMs,
+                                                         HandshakeListener listener) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                SSLEngine e = engine.get();
+                SslHandler ssl = new SslHandler(e);
+                ssl.setHandshakeTimeoutMillis(handshakeTimeoutMs);
+                AtomicBoolean connected = new AtomicBoolean();
+                ch.pipeline().addLast("connected", new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        connected.set(true);
+                        ctx.pipeline().remove(this);
+                        ctx.fireChannelActive();
+                    }
+                });
+                ch.pipeline().addLast("tls", ssl);
+                ssl.handshakeFuture().addListener((Future<? super Channel> f) -> {
+                    if (!connected.get()) {
+                        // A dial whose TCP connect failed: the dialer retries, there was no handshake to judge.
+                        return;
+                    }
+                    if (!f.isSuccess()) {
+                        listener.handshaken(ch, null, f.cause());
+                        return;
+                    }
+                    X509Certificate peer;
+                    try {
+                        peer = (X509Certificate) e.getSession().getPeerCertificates()[0];
+                    } catch (SSLPeerUnverifiedException | RuntimeException noCertificate) {
+                        listener.handshaken(ch, null, noCertificate);
+                        return;
+                    }
+                    listener.handshaken(ch, peer, null);
+                });
+            }
+        };
+    }
+
+    /**
+     * Adds the frame handlers behind TLS once the peer's identity was checked, and returns the connection as the
+     * runtime uses it. Called on the channel's event loop (from the handshake listener), so no frame passes before.
+     */
+    public static PeerChannel established(Channel ch, int peer, ReceiverContext context, PeerEvents events,
+                                          long silenceMs, Supplier<OutboundFrame> heartbeat) {
+        FlowControl flow = new FlowControl();
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("frame-decoder", new FrameDecoder(context));
+        p.addLast("frame-encoder", FrameEncoder.INSTANCE);
+        p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));
+        p.addLast("flow", flow);
+        p.addLast("hello-gate", new HelloGate(peer, events));
+        p.addLast("liveness", new LivenessHandler(peer, events, heartbeat));
+        p.addLast("peer", new PeerHandler(peer, events));
+        return new PeerChannel(ch, flow);
+    }
+}
