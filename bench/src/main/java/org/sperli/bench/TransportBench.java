@@ -21,6 +21,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
+import org.sperli.crypto.CryptoEngine;
 import org.sperli.runtime.RankConfig;
 import org.sperli.runtime.RankRuntime;
 import org.sperli.transport.TlsEngineFactory;
@@ -86,44 +87,81 @@ public final class TransportBench {
         SSLContext[] contexts = {job.sslContext(0), job.sslContext(1)};
 
         Result tcp = socketPair(false, contexts, null);
-        String[] jsseSuite = new String[1];
-        Result jsse = socketPair(true, contexts, jsseSuite);
-        List<SSLEngine> engines = java.util.Collections.synchronizedList(new ArrayList<>());
-        IntFunction<RankConfig> configs = rank -> job.config(rank, recording(job.tlsEngineFactory(rank), engines));
-        List<Result> ranks = job.run(LIMIT, configs, runtime -> measure(new SperliLink(runtime), runtime.rank()));
-        Result sperli = ranks.get(0);
-        String sperliSuite = engines.isEmpty() ? "?" : engines.get(0).getSession().getProtocol() + " "
-                + engines.get(0).getSession().getCipherSuite();
+        List<String> names = new ArrayList<>();
+        List<Result> sperli = new ArrayList<>();
+        List<Result> jsse = new ArrayList<>();
+        String suites = "";
+        for (CryptoEngine.Name name : CryptoEngine.Name.values()) {
+            CryptoEngine.Choice choice = CryptoEngine.switchTo(name);
+            if (choice.engine() != name) {
+                out.println("(" + choice.note() + ": no " + name.word() + " columns)");
+                continue;
+            }
+            names.add(name.word());
+            String[] jsseSuite = new String[1];
+            jsse.add(socketPair(true, contexts, jsseSuite));
+            List<SSLEngine> engines = java.util.Collections.synchronizedList(new ArrayList<>());
+            IntFunction<RankConfig> configs = rank -> job.config(rank, recording(job.tlsEngineFactory(rank), engines));
+            sperli.add(job.run(LIMIT, configs, runtime -> measure(new SperliLink(runtime), runtime.rank())).get(0));
+            suites += (suites.isEmpty() ? "" : "; ") + name.word() + ": SPERLI " + (engines.isEmpty() ? "?"
+                    : engines.get(0).getSession().getProtocol() + " " + engines.get(0).getSession().getCipherSuite())
+                    + ", JSSE " + jsseSuite[0];
+        }
+        CryptoEngine.switchTo(CryptoEngine.Name.JDK);
 
         out.printf(Locale.ROOT, "TransportBench  java.version=%s  vm=%s  cores=%d%n", System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
-        out.printf(Locale.ROOT, "negotiated: SPERLI %s, JSSE %s; Ed25519 job certificates, loopback 127.0.0.1%n",
-                sperliSuite, jsseSuite[0]);
+        out.printf(Locale.ROOT, "negotiated: %s; Ed25519 job certificates, loopback 127.0.0.1%n", suites);
         out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up; bandwidth: one direction, "
                 + "%d MiB per repetition, median of %d after %d warm-up%n", PING_TIMED, PING_WARM_UP,
                 (BW_SIZES[0] >> 20) * BW_COUNTS[0], BW_TIMED, BW_WARM_UP);
-        out.printf(Locale.ROOT, "%-28s %10s %10s %10s %12s %11s%n", "metric", "SPERLI", "JSSE", "TCP",
-                "SPERLI/JSSE", "SPERLI/TCP");
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-28s", "metric"));
+        for (String n : names) {
+            head.append(String.format(Locale.ROOT, " %12s", "SPERLI " + n));
+        }
+        for (String n : names) {
+            head.append(String.format(Locale.ROOT, " %10s", "JSSE " + n));
+        }
+        head.append(String.format(Locale.ROOT, " %8s", "TCP"));
+        for (String n : names) {
+            head.append(String.format(Locale.ROOT, " %11s %10s", "/JSSE " + n, "/TCP"));
+        }
+        out.println(head);
         for (int i = 0; i < PING_SIZES.length; i++) {
+            int k = i;
             String size = sizeLabel(PING_SIZES[i]);
-            row(out, "latency " + size + " median (us)", sperli.medianUs[i], jsse.medianUs[i], tcp.medianUs[i]);
-            row(out, "latency " + size + " p99 (us)", sperli.p99Us[i], jsse.p99Us[i], tcp.p99Us[i]);
+            row(out, "latency " + size + " median (us)", sperli, jsse, tcp, r -> r.medianUs[k]);
+            row(out, "latency " + size + " p99 (us)", sperli, jsse, tcp, r -> r.p99Us[k]);
         }
         for (int i = 0; i < BW_SIZES.length; i++) {
-            row(out, "bandwidth " + sizeLabel(BW_SIZES[i]) + " (MB/s)", sperli.mbPerSecond[i], jsse.mbPerSecond[i],
-                    tcp.mbPerSecond[i]);
+            int k = i;
+            row(out, "bandwidth " + sizeLabel(BW_SIZES[i]) + " (MB/s)", sperli, jsse, tcp, r -> r.mbPerSecond[k]);
         }
         for (int i = 0; i < BW_SIZES.length; i++) {
-            row(out, "  CPU " + sizeLabel(BW_SIZES[i]) + " (ms/MB, JVM)", sperli.cpuMsPerMb[i], jsse.cpuMsPerMb[i],
-                    tcp.cpuMsPerMb[i]);
+            int k = i;
+            row(out, "  CPU " + sizeLabel(BW_SIZES[i]) + " (ms/MB, JVM)", sperli, jsse, tcp, r -> r.cpuMsPerMb[k]);
         }
-        out.printf(Locale.ROOT, "(SPERLI slower: latency/CPU ratios > 1, bandwidth ratios < 1; CPU = JVM CPU time per MB)  total %.1f s%n",
+        out.printf(Locale.ROOT, "(ratios: SPERLI of that engine against JSSE of the same engine, and against TCP;"
+                + " slower means latency/CPU > 1, bandwidth < 1; CPU = JVM CPU time per MB)  total %.1f s%n",
                 (System.nanoTime() - started) / 1e9);
     }
 
-    private static void row(PrintStream out, String label, double sperli, double jsse, double tcp) {
-        out.printf(Locale.ROOT, "%-28s %10.1f %10.1f %10.1f %12.2f %11.2f%n", label, sperli, jsse, tcp, sperli / jsse,
-                sperli / tcp);
+    private static void row(PrintStream out, String label, List<Result> sperli, List<Result> jsse, Result tcp,
+                            java.util.function.ToDoubleFunction<Result> metric) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-28s", label));
+        for (Result r : sperli) {
+            line.append(String.format(Locale.ROOT, " %12.1f", metric.applyAsDouble(r)));
+        }
+        for (Result r : jsse) {
+            line.append(String.format(Locale.ROOT, " %10.1f", metric.applyAsDouble(r)));
+        }
+        double t = metric.applyAsDouble(tcp);
+        line.append(String.format(Locale.ROOT, " %8.1f", t));
+        for (int i = 0; i < sperli.size(); i++) {
+            double v = metric.applyAsDouble(sperli.get(i));
+            line.append(String.format(Locale.ROOT, " %11.2f %10.2f", v / metric.applyAsDouble(jsse.get(i)), v / t));
+        }
+        out.println(line);
     }
 
     private static String sizeLabel(int bytes) {

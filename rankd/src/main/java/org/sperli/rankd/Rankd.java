@@ -12,6 +12,7 @@ import java.util.function.LongSupplier;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.SperliJob;
+import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobDescriptionValidator;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
 import org.sperli.jobspec.JobDescription;
@@ -109,6 +110,18 @@ public final class Rankd {
         if (arguments.help()) {
             stdout.println(RankdArguments.USAGE);
             return Outcome.completed();
+        }
+        try {
+            CryptoEngine.Choice engine = CryptoEngine.select(arguments.tlsEngineOrNull(), env);
+            if (engine.fellBack() || report.debug()) {
+                // The launcher names the engine once for the job; a rank speaks only when it could not follow.
+                report.note(engine.note());
+            }
+        } catch (IllegalArgumentException e) {
+            String source = arguments.tlsEngineOrNull() != null ? "command line refused: --tls-engine: "
+                    : CryptoEngine.VARIABLE + " refused: ";
+            return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " " + source
+                    + RankdArguments.printable(e.getMessage()), e);
         }
         JobDescription description;
         try {

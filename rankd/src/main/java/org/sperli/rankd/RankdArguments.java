@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The command line of {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] JAR
- * [job args...]}. Options come
+ * The command line of {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR]
+ * [--tls-engine auto|jdk|accp] JAR [job args...]}. Options come
  * before the jar; everything after the jar belongs to the job, even words that look like options. {@code --} ends
  * the options (for a jar whose name starts with a dash).
  *
@@ -15,13 +15,15 @@ import java.util.Locale;
  * @param jarSha256OrNull   the SHA-256 the launcher names for the jar, 64 lower-case hex digits, or null (unchecked)
  * @param checkpointDirOrNull the checkpoint directory ({@code <dir>} of protocol section 9.1), or null: without one the
  *                          job cannot checkpoint and a restart starts over
+ * @param tlsEngineOrNull   the TLS engine asked for ({@code auto}, {@code jdk}, {@code accp}), or null: the
+ *                          environment's {@code SPERLI_TLS_ENGINE}, else auto
  * @param help              {@code --help} was given: print {@link #USAGE} and exit 0
  */
-public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path checkpointDirOrNull, Path jar,
-                             List<String> jobArgs, boolean help) {
+public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path checkpointDirOrNull,
+                             String tlsEngineOrNull, Path jar, List<String> jobArgs, boolean help) {
 
     public static final String USAGE = "usage: sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX]"
-            + " [--checkpoint-dir DIR] JAR [job args...]"
+            + " [--checkpoint-dir DIR] [--tls-engine auto|jdk|accp] JAR [job args...]"
             + " (the job description is read as one line from standard input)";
 
     private static final int SHA256_HEX_DIGITS = 64;
@@ -35,6 +37,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         Path denyFile = null;
         String sha256 = null;
         Path checkpointDir = null;
+        String tlsEngine = null;
         int i = 0;
         while (i < args.length) {
             String arg = args[i];
@@ -43,7 +46,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 break;
             }
             if (arg.equals("-h") || arg.equals("--help")) {
-                return new RankdArguments(null, null, null, null, List.of(), true);
+                return new RankdArguments(null, null, null, null, null, List.of(), true);
             }
             if (!arg.startsWith("-") || arg.equals("-")) {
                 break;
@@ -63,6 +66,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 case "--deny-hosts" -> denyFile = Path.of(nonEmpty(name, value));
                 case "--jar-sha256" -> sha256 = sha256(value);
                 case "--checkpoint-dir" -> checkpointDir = Path.of(nonEmpty(name, value));
+                case "--tls-engine" -> tlsEngine = nonEmpty(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + printable(name));
             }
         }
@@ -71,7 +75,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         }
         Path jar = Path.of(nonEmpty("JAR", args[i]));
         List<String> jobArgs = Arrays.asList(args).subList(i + 1, args.length);
-        return new RankdArguments(denyFile, sha256, checkpointDir, jar, jobArgs, false);
+        return new RankdArguments(denyFile, sha256, checkpointDir, tlsEngine, jar, jobArgs, false);
     }
 
     private static String nonEmpty(String name, String value) {

@@ -26,6 +26,11 @@ final class Report {
         err.println(oneLine(line));
     }
 
+    /** Whether {@code SPERLI_DEBUG=1} asked for the details. */
+    boolean debug() {
+        return debug;
+    }
+
     /** The stack trace of {@code t}, when debugging or {@code always}. */
     void trace(Throwable t, boolean always) {
         if (t != null && (debug || always)) {

@@ -81,6 +81,19 @@ class RankdInProcessTest {
     }
 
     @Test
+    void anUnknownTlsEngineIsRefusedWithH1616BeforeStandardInputIsRead() {
+        Result option = run(ascii("0100zz\n"), Map.of(), "--tls-engine", "openssl", "job.jar");
+        assertEquals(2, option.status());
+        assertEquals("H1616 command line refused: --tls-engine: TLS engine 'openssl' is not one of auto, jdk, accp",
+                option.lastLine());
+        Result variable = run(ascii("0100zz\n"), Map.of("SPERLI_TLS_ENGINE", "fast"), "job.jar");
+        assertEquals(2, variable.status());
+        assertEquals("H1616 SPERLI_TLS_ENGINE refused: TLS engine 'fast' is not one of auto, jdk, accp",
+                variable.lastLine());
+        assertFalse(option.hasStackTrace() || variable.hasStackTrace(), option.stderr() + variable.stderr());
+    }
+
+    @Test
     void helpPrintsUsageAndExitsZero() {
         Result r = run(new byte[0], Map.of(), "--help");
         assertEquals(0, r.status());

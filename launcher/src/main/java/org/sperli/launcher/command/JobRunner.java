@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Locale;
+import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
@@ -71,6 +73,19 @@ final class JobRunner {
         JobJar jar = JobJar.open(request.jar());
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpointDirOrNull());
+        CryptoEngine.Choice engine;
+        try {
+            engine = CryptoEngine.select(launch.tlsEngine, environment.variables());
+        } catch (IllegalArgumentException e) {
+            throw LauncherException.usage((launch.tlsEngine != null ? "--tls-engine: " : CryptoEngine.VARIABLE + ": ")
+                    + e.getMessage());
+        }
+        // Said once the job is sure to start, so that a refusal stays the one line an operator reads.
+        console.note(engine.note());
+        // What the operator asked for, not what runs here: a rank host where ACCP loads uses it even when this one
+        // fell back. Said only when asked, so that another rank implementation sees the documented arguments.
+        String asked = launch.tlsEngine != null ? launch.tlsEngine : environment.variables().get(CryptoEngine.VARIABLE);
+        command = command.withTlsEngine(asked == null ? null : asked.strip().toLowerCase(Locale.ROOT));
         long startNs = System.nanoTime();
         JobKit kit = JobKit.create(plan.entries(), launch.silenceMs, JOB_LIFETIME, Instant.now(), new SecureRandom());
         console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "

@@ -13,6 +13,11 @@ public final class LaunchOptions {
                     + " use the rank exit codes.")
     String rankd;
 
+    @Option(names = "--tls-engine", paramLabel = "NAME",
+            description = "Crypto under TLS, for the launcher and every rank: auto (default: accp where it loads),"
+                    + " jdk (the JDK's own, pure Java) or accp (AWS-LC, native). Also SPERLI_TLS_ENGINE.")
+    String tlsEngine;
+
     @Option(names = "--port-base", paramLabel = "P", defaultValue = "" + HostPlan.DEFAULT_PORT_BASE,
             description = "First port of ranks without host:port; ranks on one host get P, P+1, ... (default:"
                     + " ${DEFAULT-VALUE}).")

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
  * (which must read the description line on stdin and use the documented exit statuses). Its arguments are always
- * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR] JAR [job args...]}; the checkpoint directory is
+ * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR] [--tls-engine NAME] JAR [job args...]}
+ * ({@code --tls-engine} only when the operator chose an engine); the checkpoint directory is
  * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
  * <p>Local default: this JVM's {@code java} with this JVM's class path and {@code org.sperli.rankd.Main}, so a local
@@ -28,11 +29,14 @@ public final class RankCommand {
     private final List<String> localWords;
     private final String remoteCommand;
     private final String checkpointDirOrNull;
+    private final String tlsEngineOrNull;
 
-    private RankCommand(List<String> localWords, String remoteCommand, String checkpointDirOrNull) {
+    private RankCommand(List<String> localWords, String remoteCommand, String checkpointDirOrNull,
+                        String tlsEngineOrNull) {
         this.localWords = List.copyOf(localWords);
         this.remoteCommand = remoteCommand;
         this.checkpointDirOrNull = checkpointDirOrNull;
+        this.tlsEngineOrNull = tlsEngineOrNull;
     }
 
     /**
@@ -41,7 +45,7 @@ public final class RankCommand {
      */
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
-            return new RankCommand(CommandWords.split(overrideOrNull), overrideOrNull.strip(), null);
+            return new RankCommand(CommandWords.split(overrideOrNull), overrideOrNull.strip(), null, null);
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -51,7 +55,7 @@ public final class RankCommand {
         }
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
-        return new RankCommand(words, REMOTE_DEFAULT, null);
+        return new RankCommand(words, REMOTE_DEFAULT, null, null);
     }
 
     /**
@@ -60,7 +64,15 @@ public final class RankCommand {
      */
     public RankCommand withCheckpointDir(Path dirOrNull) {
         return new RankCommand(localWords, remoteCommand,
-                dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString());
+                dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(), tlsEngineOrNull);
+    }
+
+    /**
+     * This command passing {@code --tls-engine NAME} to every rank, or not when {@code nameOrNull} is null (the
+     * operator chose none: each rank then takes its own environment's choice, auto by default).
+     */
+    public RankCommand withTlsEngine(String nameOrNull) {
+        return new RankCommand(localWords, remoteCommand, checkpointDirOrNull, nameOrNull);
     }
 
     /** The argument vector of a local rank. */
@@ -76,6 +88,10 @@ public final class RankCommand {
             argv.add("--checkpoint-dir");
             argv.add(checkpointDirOrNull);
         }
+        if (tlsEngineOrNull != null) {
+            argv.add("--tls-engine");
+            argv.add(tlsEngineOrNull);
+        }
         argv.add(jar.path().toString());
         argv.addAll(jobArgs);
         return argv;
@@ -87,6 +103,9 @@ public final class RankCommand {
                 .append(" --jar-sha256 ").append(jarSha256Hex);
         if (checkpointDirOrNull != null) {
             line.append(" --checkpoint-dir ").append(CommandWords.quote(checkpointDirOrNull));
+        }
+        if (tlsEngineOrNull != null) {
+            line.append(" --tls-engine ").append(tlsEngineOrNull);
         }
         line.append(' ').append(CommandWords.quote(remoteJar));
         for (String arg : jobArgs) {

@@ -159,6 +159,14 @@ class RunCommandUsageTest {
     }
 
     @Test
+    void refusesAnUnknownTlsEngine() throws IOException {
+        assertUsage(run("run", "--tls-engine", "openssl", "--hosts", "localhost", jar().toString()),
+                "--tls-engine: TLS engine 'openssl' is not one of auto, jdk, accp");
+        assertUsage(runWith(Map.of("SPERLI_TLS_ENGINE", "fast"), "run", "--hosts", "localhost", jar().toString()),
+                "SPERLI_TLS_ENGINE: TLS engine 'fast' is not one of auto, jdk, accp");
+    }
+
+    @Test
     void refusesAMissingJar() {
         assertUsage(run("run", "--hosts", "localhost", dir.resolve("none.jar").toString()), "does not exist");
     }

@@ -1,0 +1,129 @@
+package org.sperli.crypto;
+
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import java.security.Provider;
+import java.security.Security;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which code does the cryptography under the JDK's TLS stack (SunJSSE): the JDK's own providers, or AWS-LC through
+ * the Amazon Corretto Crypto Provider (ACCP) installed as the first JCA provider. SunJSSE, its TLS 1.3 state machine,
+ * its trust and key managers and every check of ours stay the same; only Ed25519, X25519, AES-GCM, HKDF and SHA-2
+ * move to native code, which makes an Ed25519 signature 20 to 70 times cheaper and bulk TLS about 1.7 times faster
+ * on this project's reference machine.
+ *
+ * <p>The choice is made once per process, before the first TLS context is built: {@code --tls-engine NAME} or the
+ * environment variable {@value #VARIABLE}; {@code auto} (the default) takes ACCP when its native library loads and
+ * passes its self tests, else the JDK. {@code accp} asked for but not loadable falls back to the JDK, and
+ * {@link Choice#note} says so in one line.
+ */
+public final class CryptoEngine {
+    /** The environment variable that chooses the engine when no option does. */
+    public static final String VARIABLE = "SPERLI_TLS_ENGINE";
+
+    /** The engines there are. */
+    public enum Name {
+        /** The JDK's providers (SunEC, SunJCE): pure Java, always there. */
+        JDK("jdk", "SunJSSE over the JDK's own crypto"),
+        /** AWS-LC through ACCP, first among the JCA providers. */
+        ACCP("accp", "SunJSSE over AWS-LC (Amazon Corretto Crypto Provider)");
+
+        private final String word;
+        private final String description;
+
+        Name(String word, String description) {
+            this.word = word;
+            this.description = description;
+        }
+
+        public String word() {
+            return word;
+        }
+
+        public String description() {
+            return description;
+        }
+    }
+
+    /**
+     * What runs, the one line that says so (with the reason when it is not what was asked for), and whether native
+     * crypto was wanted (asked for, or auto) but could not run.
+     */
+    public record Choice(Name engine, String note, boolean fellBack) {
+    }
+
+    private static Choice chosen;
+
+    private CryptoEngine() {
+    }
+
+    /**
+     * The engine for {@code requestedOrNull} ({@code jdk}, {@code accp}, {@code auto}; null: the environment's
+     * {@value #VARIABLE}, else auto), installed now. The first call of a process decides; later calls return that
+     * choice, whatever they ask.
+     *
+     * @throws IllegalArgumentException for a name that is none of the three (before anything is installed)
+     */
+    public static synchronized Choice select(String requestedOrNull, Map<String, String> env) {
+        String requested = requestedOrNull != null ? requestedOrNull : env.getOrDefault(VARIABLE, "auto");
+        String word = requested.strip().toLowerCase(Locale.ROOT);
+        if (!word.equals("auto") && !word.equals("jdk") && !word.equals("accp")) {
+            throw new IllegalArgumentException("TLS engine '" + requested + "' is not one of auto, jdk, accp");
+        }
+        if (chosen != null) {
+            return chosen;
+        }
+        if (word.equals("jdk")) {
+            chosen = new Choice(Name.JDK, "TLS engine: jdk (" + Name.JDK.description() + ")", false);
+            return chosen;
+        }
+        String whyNot = installAccp();
+        if (whyNot == null) {
+            chosen = new Choice(Name.ACCP, "TLS engine: accp (" + Name.ACCP.description() + " "
+                    + AmazonCorrettoCryptoProvider.INSTANCE.getVersionStr() + ")", false);
+        } else {
+            chosen = new Choice(Name.JDK, "TLS engine: jdk (" + Name.JDK.description() + ")"
+                    + (word.equals("accp") ? "; accp was asked for but " + whyNot : "; accp not available: " + whyNot),
+                    true);
+        }
+        return chosen;
+    }
+
+    /**
+     * Makes {@code engine} the one that runs from now on, whatever was chosen before: ACCP put first among the
+     * providers, or removed. For benchmarks and tests that compare the engines in one process; connections already
+     * made keep the crypto they negotiated with. Returns the choice, which is the JDK when ACCP cannot run here.
+     */
+    public static synchronized Choice switchTo(Name engine) {
+        chosen = null;
+        if (engine == Name.JDK) {
+            Security.removeProvider(AmazonCorrettoCryptoProvider.PROVIDER_NAME);
+        }
+        return select(engine.word(), Map.of());
+    }
+
+    /** The engine chosen so far in this process: the JDK until {@link #select} installed another. */
+    public static synchronized Name current() {
+        return chosen == null ? Name.JDK : chosen.engine();
+    }
+
+    /** Installs ACCP first among the providers; returns null, or why it cannot run here. */
+    private static String installAccp() {
+        try {
+            AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
+            Throwable loading = accp.getLoadingError();
+            if (loading != null) {
+                return "its native library does not load here (" + loading.getMessage() + ")";
+            }
+            accp.assertHealthy();
+            Provider first = Security.getProviders()[0];
+            if (first != accp) {
+                Security.insertProviderAt(accp, 1);
+            }
+            return null;
+        } catch (LinkageError | RuntimeException e) {
+            return "it cannot be used here (" + e + ")";
+        }
+    }
+}
