@@ -86,8 +86,16 @@ public final class OwnerOnlyDirectory implements AutoCloseable {
             return;
         }
         closed = true;
+        deleteTree(path);
+    }
+
+    /**
+     * Deletes {@code directory} and everything in it, deleting symbolic links rather than following them; a tree that
+     * is already gone is fine.
+     */
+    public static void deleteTree(Path directory) throws IOException {
         try {
-            Files.walkFileTree(path, new SimpleFileVisitor<>() {
+            Files.walkFileTree(directory, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
                     Files.deleteIfExists(file);
@@ -95,11 +103,11 @@ public final class OwnerOnlyDirectory implements AutoCloseable {
                 }
 
                 @Override
-                public FileVisitResult postVisitDirectory(Path directory, IOException failure) throws IOException {
+                public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
                     if (failure != null) {
                         throw failure;
                     }
-                    Files.deleteIfExists(directory);
+                    Files.deleteIfExists(dir);
                     return FileVisitResult.CONTINUE;
                 }
             });

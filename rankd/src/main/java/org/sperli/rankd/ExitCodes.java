@@ -17,7 +17,7 @@ import org.sperli.SperliException;
  * 5  a peer was lost (H1613)
  * 6  a frame, handshake or HELLO refused (H1610, H1611, H1614)
  * 7  checkpoint or resume failed (H1617, H1619-H1624)
- * 8  stopped by the operator (SIGTERM or Ctrl-C; ABORT reason 8 sent)
+ * 8  stopped by the operator (SIGTERM or Ctrl-C), or its launcher is gone (end of stdin); ABORT reason 8 sent
  * </pre>
  */
 public final class ExitCodes {

@@ -2,16 +2,22 @@ package org.sperli.rankd;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import org.sperli.crypto.OwnerOnlyDirectory;
 import org.sperli.jobspec.JobDescription;
 
 /**
  * The three PEM texts of a rank's description in a fresh directory only its user can enter (0700, files 0600), for
  * as long as the rank makes its connections. The main thread removes it once connected or failed, and the operator's
- * stop removes it too, so removal is idempotent and safe from two threads. A SIGKILL leaves it behind: nothing
- * in the process runs then.
+ * stop removes it too, so removal is idempotent and safe from two threads. A SIGKILL leaves it behind, since
+ * nothing in the process runs then: the next rank started by the same user on that host removes it
+ * ({@link StalePemDirectories}).
  */
 final class PemDirectory implements AutoCloseable {
     static final String PREFIX = "sperli-rankd-";
@@ -25,9 +31,12 @@ final class PemDirectory implements AutoCloseable {
         this.directory = directory;
     }
 
-    /** Creates the directory in {@code java.io.tmpdir} and writes the PEM texts of {@code description}. */
+    /**
+     * Creates the directory in {@code java.io.tmpdir}, named after this process ({@code sperli-rankd-PID-...}, so
+     * that a later rank can tell it is stale), and writes the PEM texts of {@code description}.
+     */
     static PemDirectory write(JobDescription description) throws IOException {
-        OwnerOnlyDirectory directory = OwnerOnlyDirectory.create(PREFIX);
+        OwnerOnlyDirectory directory = OwnerOnlyDirectory.create(PREFIX + ProcessHandle.current().pid() + "-");
         try {
             writeAscii(directory, CA_CERTIFICATE, description.caCertPem());
             writeAscii(directory, RANK_CERTIFICATE, description.rankCertPem());
@@ -41,6 +50,16 @@ final class PemDirectory implements AutoCloseable {
 
     Path path() {
         return directory.path();
+    }
+
+    /**
+     * Removes what ranks of this user killed outright left beside this directory ({@link StalePemDirectories}), and
+     * returns those removed.
+     */
+    List<Path> removeStaleBeside(Instant now) throws IOException {
+        UserPrincipal user = Files.getOwner(directory.path(), LinkOption.NOFOLLOW_LINKS);
+        return StalePemDirectories.remove(directory.path().getParent(), user,
+                pid -> ProcessHandle.of(pid).isPresent(), now);
     }
 
     /** Removes the directory and its files; later calls do nothing. */

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -32,6 +33,9 @@ import org.sperli.runtime.RankRuntime;
  * error, starting with the H code when there is one. Refusals never print a stack trace (only with
  * {@code SPERLI_DEBUG=1}); the description, keys and tokens are never printed at all.
  *
+ * <p>Standard input stays open after the line for as long as the launcher lives; its end is {@link #launcherGone},
+ * which stops the rank as the operator's stop would.
+ *
  * <p>The operator's stop (SIGTERM, Ctrl-C) runs {@link #stopByOperator} on a shutdown hook: the first of it and the
  * main thread to reach the end decides the status and says the last line ({@link #finish}); the other says nothing.
  */
@@ -53,8 +57,6 @@ public final class Rankd {
     private volatile RankRuntime runtime;
     private volatile PemDirectory pems;
     private volatile int rank = -1;
-    /** The runtime's log line of this rank's own ABORT, which the last line says better; not echoed. */
-    private volatile String ownAbortEcho;
 
     Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env,
           LongSupplier wallClockMs, boolean mayHalt) {
@@ -124,13 +126,15 @@ public final class Rankd {
                     + RankdArguments.printable(e.getMessage()), e);
         }
         JobDescription description;
+        BufferedInputStream input = new BufferedInputStream(stdin);
         try {
-            description = JobDescription.parse(new BufferedInputStream(stdin));
+            description = JobDescription.parse(input);
         } catch (SperliException e) {
             return refused(e);
         } catch (IOException e) {
             return refused(new SperliException(ErrorCode.H1616, "standard input cannot be read: " + e.getMessage()));
         }
+        LauncherWatch.start(input, this::launcherGone);
         try {
             return validated(arguments, description);
         } finally {
@@ -170,6 +174,9 @@ public final class Rankd {
         RankRuntime connected;
         try {
             pems = PemDirectory.write(validated.description());
+            for (Path stale : pems.removeStaleBeside(Instant.ofEpochMilli(wallClockMs.getAsLong()))) {
+                report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
+            }
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, checkpointDirOrNull,
                     this::runtimeLog), () -> phase(RankPhase.CONNECTED));
         } catch (SperliException e) {
@@ -219,9 +226,9 @@ public final class Rankd {
             String message = "rank " + rank + " program failed: " + Report.summary(thrown);
             if (thrown instanceof SperliException e && e.code() == ErrorCode.H1613) {
                 // A peer left while the program waited on it, seen before the runtime's own verdict: peer lost.
-                abortOwn(runtime, Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
+                runtime.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
             } else {
-                abortOwn(runtime, Abort.Reason.PROGRAM_FAILED, PROGRAM_OR_OPERATOR_ABORT_CODE, message, thrown);
+                runtime.abort(Abort.Reason.PROGRAM_FAILED, PROGRAM_OR_OPERATOR_ABORT_CODE, message, thrown);
             }
         }
         runtime.close();
@@ -237,12 +244,6 @@ public final class Rankd {
         return Outcome.of(ExitCodes.forCode(failure.code()), failure.getMessage(), failure);
     }
 
-    private void abortOwn(RankRuntime runtime, Abort.Reason reason, ErrorCode code, String message,
-                          Throwable cause) {
-        ownAbortEcho = new SperliException(code != null ? code : ErrorCode.H1612, message).getMessage();
-        runtime.abort(reason, code, message, cause);
-    }
-
     /** Tells the launcher how far this rank got (its progress display counts these lines). */
     private void phase(RankPhase phase) {
         report.note(phase.line());
@@ -250,8 +251,24 @@ public final class Rankd {
     }
 
     private void runtimeLog(String line) {
-        if (!line.equals(ownAbortEcho)) {
+        // The runtime logs the job's failure when it decides it; this process's last line states that failure again
+        // (the launcher reads it there), so the copy would only double the line.
+        if (!statesAFailure(line)) {
             report.note(line);
+        }
+    }
+
+    /** Whether {@code line} is a failure's message: an H code, a space, the reason. */
+    private static boolean statesAFailure(String line) {
+        int space = line.indexOf(' ');
+        if (space <= 0) {
+            return false;
+        }
+        try {
+            ErrorCode.valueOf(line.substring(0, space));
+            return true;
+        } catch (IllegalArgumentException notACode) {
+            return false;
         }
     }
 
@@ -297,20 +314,37 @@ public final class Rankd {
                 }
                 return;
             }
-            ended = true;
-            endStatus = ExitCodes.OPERATOR_STOP;
-            RankRuntime current = runtime;
-            if (current != null) {
-                abortOwn(current, Abort.Reason.OPERATOR_STOP, PROGRAM_OR_OPERATOR_ABORT_CODE,
-                        "rank " + rank + " stopped by the operator", null);
-                // Waits for the closes (close_notify) before the halt, as a normal end would.
-                current.close();
-            }
-            removePems();
-            report.lastLine("stopped by the operator" + (current != null ? " (ABORT reason 8 to every connected peer)"
-                    : " while connecting"));
-            halt(ExitCodes.OPERATOR_STOP);
+            stop("stopped by the operator");
         }
+    }
+
+    /**
+     * The launcher is gone (its end of standard input closed, see {@link LauncherWatch}): the same end as the
+     * operator's stop, so that no rank runs on as an orphan whose output and status nobody reads. After the main
+     * thread ended it does nothing: the rank is leaving anyway.
+     */
+    void launcherGone() {
+        synchronized (endLock) {
+            if (!ended) {
+                stop("stopped: its launcher is gone (standard input closed)");
+            }
+        }
+    }
+
+    /** ABORT reason 8 to every connected peer, the PEM directory removed, the last line, halt with 8. */
+    private void stop(String why) {
+        ended = true;
+        endStatus = ExitCodes.OPERATOR_STOP;
+        RankRuntime current = runtime;
+        if (current != null) {
+            current.abort(Abort.Reason.OPERATOR_STOP, PROGRAM_OR_OPERATOR_ABORT_CODE, "rank " + rank + " " + why,
+                    null);
+            // Waits for the closes (close_notify) before the halt, as a normal end would.
+            current.close();
+        }
+        removePems();
+        report.lastLine(why + (current != null ? " (ABORT reason 8 to every connected peer)" : " while connecting"));
+        halt(ExitCodes.OPERATOR_STOP);
     }
 
     private void halt(int status) {

@@ -3,6 +3,8 @@ package org.sperli.rankd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.rankd.testjobs.HelloTestJob;
 import org.sperli.rankd.testjobs.LoopTestJob;
 import org.sperli.rankd.testjobs.ThrowingTestJob;
 
@@ -66,6 +69,8 @@ class FailureProcessTest {
                 int status = p.exitStatus(left.isNegative() ? Duration.ZERO : left);
                 assertTrue(status == 5 || status == 4, p.name + " exited " + status + ": " + p.stderr());
                 assertTrue(p.lastStderrLine().startsWith(status == 5 ? "H1613 " : "H1612 "), p.stderr());
+                assertEquals(1, p.stderr().lines().filter(l -> l.startsWith("H16")).count(),
+                        "the H line once, as the last line:\n" + p.stderr());
                 assertEquals(List.of(), RankProcesses.tmpEntries(p));
             }
         }
@@ -85,7 +90,8 @@ class FailureProcessTest {
             }
             ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
             RankProcess stopped = ranks.get(0);
-            stopped.process.destroy();
+            // SIGTERM alone: Process.destroy would close stdin as well (the launcher gone, another test).
+            stopped.process.toHandle().destroy();
             assertEquals(8, stopped.exitStatus(Duration.ofSeconds(10)), stopped.stderr());
             assertTrue(stopped.lastStderrLine().startsWith("stopped by the operator"), stopped.stderr());
             RankProcess other = ranks.get(1);
@@ -93,6 +99,83 @@ class FailureProcessTest {
             assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 8"),
                     other.stderr());
             assertEquals(List.of(), RankProcesses.tmpEntries(stopped));
+        }
+    }
+
+    /**
+     * The launcher gone (its end of standard input closed, as a SIGKILL of the launcher or a cut SSH channel does):
+     * the rank stops within 2 s with 8 and ABORT reason 8, and leaves nothing in its temporary directory.
+     */
+    @Test
+    void aRankWhoseLauncherIsGoneStopsWithinTwoSecondsAndAbortsTheOthers() throws Exception {
+        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
+        LocalJob job = new LocalJob(2, SILENCE_MS);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            for (int rank = 0; rank < 2; rank++) {
+                ranks.start(job, rank, List.of(jar.toString()), Map.of());
+            }
+            ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
+            RankProcess orphan = ranks.get(1);
+            orphan.closeInput();
+            assertEquals(8, orphan.exitStatus(Duration.ofSeconds(2)), orphan.stderr());
+            assertEquals("stopped: its launcher is gone (standard input closed) (ABORT reason 8 to every connected"
+                    + " peer)", orphan.lastStderrLine(), orphan.stderr());
+            RankProcess other = ranks.get(0);
+            assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
+            assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 8"),
+                    other.stderr());
+            assertEquals(List.of(), RankProcesses.tmpEntries(orphan));
+        }
+    }
+
+    /** A launcher gone while the rank still connects (a peer never comes): it stops at once, its PEMs removed. */
+    @Test
+    void aRankWhoseLauncherIsGoneWhileConnectingStopsAndRemovesItsPems() throws Exception {
+        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
+        LocalJob job = new LocalJob(2, SILENCE_MS);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            RankProcess alone = ranks.start(job, 0, List.of(jar.toString()), Map.of());
+            ranks.awaitAll(FailureProcessTest::hasPems, START_BOUND, "wrote its PEM directory");
+            alone.closeInput();
+            assertEquals(8, alone.exitStatus(Duration.ofSeconds(2)), alone.stderr());
+            assertEquals("stopped: its launcher is gone (standard input closed) while connecting",
+                    alone.lastStderrLine(), alone.stderr());
+            assertEquals(List.of(), RankProcesses.tmpEntries(alone));
+        }
+    }
+
+    /**
+     * A rank killed with SIGKILL while it connects leaves its PEM directory, key included; the next rank of the same
+     * user on that host removes it, says so in one line, and completes.
+     */
+    @Test
+    void theNextRankRemovesThePemDirectoryOfARankKilledWhileConnecting() throws Exception {
+        Path jar = TestJars.jobJar(dir, HelloTestJob.class);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            RankProcess killed = ranks.start(new LocalJob(2, SILENCE_MS), 0, List.of(jar.toString()), Map.of());
+            ranks.awaitAll(FailureProcessTest::hasPems, START_BOUND, "wrote its PEM directory");
+            killed.process.destroyForcibly();
+            killed.exitStatus(Duration.ofSeconds(10));
+            List<Path> left = RankProcesses.tmpEntries(killed).stream()
+                    .filter(e -> e.getFileName().toString().startsWith(PemDirectory.PREFIX)).toList();
+            assertEquals(1, left.size(), "the killed rank's PEM directory stays until a later start");
+
+            RankProcess next = RankProcess.start(dir, killed.name, List.of(jar.toString()), Map.of());
+            ranks.ranks.add(next);
+            next.feed(new LocalJob(1, SILENCE_MS).line(0));
+            assertEquals(0, next.exitStatus(START_BOUND), next.stderr());
+            assertTrue(next.stderr().contains("removed " + left.get(0) + ", the PEM directory of a rank killed"
+                    + " earlier"), left + " " + next.stderr());
+            assertTrue(Files.notExists(left.get(0)), left.get(0) + " is still there");
+        }
+    }
+
+    private static boolean hasPems(RankProcess p) {
+        try {
+            return RankProcesses.tmpEntries(p).stream()
+                    .anyMatch(e -> e.getFileName().toString().startsWith(PemDirectory.PREFIX));
+        } catch (IOException e) {
+            return false;
         }
     }
 }

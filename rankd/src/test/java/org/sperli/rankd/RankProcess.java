@@ -61,13 +61,23 @@ final class RankProcess implements AutoCloseable {
         return new RankProcess(name, builder.start(), dir.resolve("stdout"), dir.resolve("stderr"), tmpdir);
     }
 
-    /** Writes the description line (or any bytes) to standard input and closes it. */
+    /**
+     * Writes the description line (or any bytes) to standard input and keeps it open, as a launcher does while it
+     * lives; {@link #closeInput} is the launcher going away.
+     */
     void feed(byte[] line) throws IOException {
-        try (OutputStream in = process.getOutputStream()) {
+        OutputStream in = process.getOutputStream();
+        try {
             in.write(line);
+            in.flush();
         } finally {
             Arrays.fill(line, (byte) 0);
         }
+    }
+
+    /** Closes standard input: the rank's launcher is gone. */
+    void closeInput() throws IOException {
+        process.getOutputStream().close();
     }
 
     /** The exit status; fails when the process does not end within {@code bound}. */

@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +25,19 @@ import org.sperli.rankd.testjobs.ThrowingTestJob;
 /** Rankd's refusals and one-rank jobs run in this JVM with captured streams: quick, no network. */
 @Timeout(30)
 class RankdInProcessTest {
+    /** Blocks a reader until the test run ends: no byte, no end. */
+    private static final InputStream HELD_OPEN = new InputStream() {
+        @Override
+        public int read() {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return -1;
+        }
+    };
+
     @TempDir
     Path dir;
 
@@ -39,7 +55,12 @@ class RankdInProcessTest {
     private static Result run(byte[] stdin, Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Rankd rankd = new Rankd(new ByteArrayInputStream(stdin), new PrintStream(out, true, StandardCharsets.UTF_8),
+        // A whole line, then an input that stays open as a living launcher's does (its end would stop the rank); a
+        // cut line ends there, as when the launcher died while writing it.
+        boolean wholeLine = stdin.length > 0 && stdin[stdin.length - 1] == '\n';
+        InputStream input = wholeLine ? new SequenceInputStream(new ByteArrayInputStream(stdin), HELD_OPEN)
+                : new ByteArrayInputStream(stdin);
+        Rankd rankd = new Rankd(input, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env, System::currentTimeMillis, false);
         int status = rankd.run(args);
         return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

@@ -38,6 +38,7 @@ class RefusalProcessTest {
             RankProcess p = RankProcess.start(dir, "cut", List.of(dir.resolve("none.jar").toString()), Map.of());
             ranks.ranks.add(p);
             p.feed(cut);
+            p.closeInput();
             assertRefused(p, "H1616 job description refused: ");
         }
     }

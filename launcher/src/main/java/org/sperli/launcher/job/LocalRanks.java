@@ -49,13 +49,25 @@ public final class LocalRanks implements RankStarter {
         }
         Process process = builder.start();
         Local local = new Local(rank, process, console);
-        try (OutputStream stdin = process.getOutputStream()) {
+        OutputStream stdin = process.getOutputStream();
+        try {
             stdin.write(hexLine);
+            stdin.flush();
         } catch (IOException e) {
             // The rank ended before it read its line; its exit status and stderr say why.
             console.detail("rank " + rank + ": stdin closed early: " + e.getMessage());
         }
+        // Open while this launcher lives: its end tells the rank that nobody supervises it any more (rankd stops).
+        process.onExit().thenRun(() -> closeQuietly(stdin));
         return local;
+    }
+
+    private static void closeQuietly(OutputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // The pipe of an ended process: nothing is left to tell it.
+        }
     }
 
     /** A rank that is a child process. */
@@ -116,7 +128,9 @@ public final class LocalRanks implements RankStarter {
 
         @Override
         public void terminate() {
-            process.destroy();
+            // SIGTERM only: Process.destroy would also close the rank's stdin, which it reads as its launcher gone
+            // and would then name that, not the operator's stop, as its end.
+            process.toHandle().destroy();
         }
 
         @Override

@@ -61,16 +61,18 @@ final class SshRankProcess implements RankProcess {
         });
     }
 
-    /** Opens the channel, writes {@code hexLine} to the rank's stdin and closes it (EOF). */
+    /**
+     * Opens the channel and writes {@code hexLine} to the rank's stdin, which stays open with the channel: when this
+     * launcher dies or its host is cut off, the channel ends, the rank reads end-of-file and stops (rankd).
+     */
     static SshRankProcess start(int rank, String host, ClientSession session, String commandLine, byte[] hexLine,
                                 Console console) throws IOException {
         SshRankProcess p = new SshRankProcess(rank, host, session, commandLine, console);
         try {
             p.channel.open().verify(SshTransport.CHANNEL_OPEN_TIMEOUT);
-            try (OutputStream stdin = p.channel.getInvertedIn()) {
-                stdin.write(hexLine);
-                stdin.flush();
-            }
+            OutputStream stdin = p.channel.getInvertedIn();
+            stdin.write(hexLine);
+            stdin.flush();
         } catch (IOException | RuntimeException e) {
             p.channel.close(true);
             throw e;

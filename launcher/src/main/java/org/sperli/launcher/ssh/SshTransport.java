@@ -43,16 +43,19 @@ public final class SshTransport implements AutoCloseable {
 
     private final SshClient client;
     private final SshSettings settings;
+    private final HostKeyPolicy hostKeys;
 
-    private SshTransport(SshClient client, SshSettings settings) {
+    private SshTransport(SshClient client, SshSettings settings, HostKeyPolicy hostKeys) {
         this.client = client;
         this.settings = settings;
+        this.hostKeys = hostKeys;
     }
 
     /** Starts the client; {@code notes} gets messages about skipped keys. */
     public static SshTransport start(SshSettings settings, Consumer<String> notes) {
         SshClient client = SshClient.setUpDefaultClient();
-        client.setServerKeyVerifier(new HostKeyPolicy(settings.knownHosts(), settings.acceptNewHostKeys()));
+        HostKeyPolicy hostKeys = new HostKeyPolicy(settings.knownHosts(), settings.acceptNewHostKeys());
+        client.setServerKeyVerifier(hostKeys);
         client.setKeyIdentityProvider(UserKeys.load(settings.sshDir(), notes));
         client.setHostConfigEntryResolver(java.nio.file.Files.exists(settings.config())
                 ? new ConfigFileHostEntryResolver(settings.config()) : HostConfigEntryResolver.EMPTY);
@@ -63,7 +66,7 @@ public final class SshTransport implements AutoCloseable {
         CoreModuleProperties.AUTH_TIMEOUT.set(client, AUTH_TIMEOUT);
         SftpModuleProperties.SFTP_CHANNEL_OPEN_TIMEOUT.set(client, CHANNEL_OPEN_TIMEOUT);
         client.start();
-        return new SshTransport(client, settings);
+        return new SshTransport(client, settings, hostKeys);
     }
 
     /** A logged-in session to {@code host} (as the config resolves it). */
@@ -88,7 +91,7 @@ public final class SshTransport implements AutoCloseable {
         if (done && auth.isSuccess()) {
             return session;
         }
-        String refusal = HostKeyPolicy.refusal(session);
+        String refusal = hostKeys.refusal(session);
         closeQuietly(session);
         if (refusal != null) {
             throw LauncherException.startFailed("SSH to " + host + " refused: " + refusal, auth.getException());

@@ -53,7 +53,7 @@ final class ShellCommand implements Command {
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(home.toFile());
         builder.environment().remove("SPERLI_REFUSED_HOSTS");
         process = builder.start();
-        env.addSignalListener((c, signal) -> process.destroy(), Signal.TERM, Signal.INT);
+        env.addSignalListener((c, signal) -> process.toHandle().destroy(), Signal.TERM, Signal.INT);
         Thread input = pump("in", in, process.getOutputStream(), true);
         Thread output = pump("out", process.getInputStream(), out, false);
         Thread error = pump("err", process.getErrorStream(), err, false);
