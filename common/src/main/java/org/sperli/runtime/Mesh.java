@@ -39,6 +39,7 @@ final class Mesh {
     private final FrameLink frames;
     private final JobFate fate;
     private final PeerEvents events;
+    private final RefusedConnections refusals;
 
     Mesh(RankConfig config, Connections connections, Links links, Mailbox mailbox, FrameLink frames, JobFate fate,
          PeerEvents events) {
@@ -49,6 +50,7 @@ final class Mesh {
         this.frames = frames;
         this.fate = fate;
         this.events = events;
+        this.refusals = new RefusedConnections(System::nanoTime, config.log());
     }
 
     /** Returns once every peer's HELLO was checked; throws the job's failure otherwise (the caller closes). */
@@ -72,7 +74,7 @@ final class Mesh {
     /** An accepted connection after its handshake; a failed one closes only itself (a stranger cannot end a job). */
     private void accepted(Channel ch, X509Certificate cert, Throwable failure) {
         if (failure != null) {
-            config.log().accept("refused a connection from " + ch.remoteAddress() + ": " + failure.getMessage());
+            refusals.refused(ch.remoteAddress(), failure);
             ch.close();
             return;
         }

@@ -60,6 +60,7 @@ public final class PeerPipeline {
                     }
                 });
                 ch.pipeline().addLast("tls", ssl);
+                ch.pipeline().addLast(SetupErrors.NAME, SetupErrors.INSTANCE);
                 ssl.handshakeFuture().addListener((Future<? super Channel> f) -> {
                     if (!connected.get()) {
                         // A dial whose TCP connect failed: the dialer retries, there was no handshake to judge.
@@ -90,6 +91,7 @@ public final class PeerPipeline {
                                           long silenceMs, Supplier<OutboundFrame> heartbeat) {
         FlowControl flow = new FlowControl();
         ChannelPipeline p = ch.pipeline();
+        p.remove(SetupErrors.NAME);
         p.addLast("frame-decoder", new FrameDecoder(context));
         p.addLast("frame-encoder", FrameEncoder.INSTANCE);
         p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));

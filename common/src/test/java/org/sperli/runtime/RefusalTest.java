@@ -10,8 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
@@ -99,6 +106,55 @@ class RefusalTest {
             assertEquals(-1, rogue.in.read(), "the rank closes a plaintext connection");
         }
         realRank0SendsAndRank1Receives(job, rank);
+    }
+
+    /**
+     * Fifty strangers during setup (plaintext, and connections closed before a handshake): none makes Netty log a
+     * stack trace, the rank writes at most a burst of short lines about them, none says "null", and the job goes on.
+     */
+    @Test
+    void aFloodOfStrangersGetsAFewShortLinesAndNoStackTrace() throws Exception {
+        List<LogRecord> nettyWarnings = Collections.synchronizedList(new ArrayList<>());
+        Logger netty = Logger.getLogger("io.netty");
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    nettyWarnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        netty.addHandler(capture);
+        try {
+            TestJob job = new TestJob(2);
+            var rank = rank1(job);
+            for (int i = 0; i < 50; i++) {
+                try (RoguePeer rogue = RoguePeer.plain(job.hosts.get(1).port())) {
+                    if (i % 2 == 0) {
+                        rogue.out.write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                        rogue.out.flush();
+                        rogue.in.read();
+                    }
+                }
+            }
+            realRank0SendsAndRank1Receives(job, rank);
+            List<String> refusals = job.log.stream().filter(l -> l.contains("refused a connection from")).toList();
+            assertTrue(!refusals.isEmpty() && refusals.size() <= 2 * RefusedConnections.BURST, String.join("\n",
+                    refusals));
+            assertTrue(refusals.stream().noneMatch(l -> l.endsWith(": null")), String.join("\n", refusals));
+            assertEquals(List.of(), nettyWarnings.stream().map(r -> r.getLoggerName() + ": " + r.getMessage()).toList(),
+                    "Netty logged what the rank already said");
+        } finally {
+            netty.removeHandler(capture);
+        }
     }
 
     @Test
