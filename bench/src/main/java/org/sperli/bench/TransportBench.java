@@ -103,9 +103,11 @@ public final class TransportBench {
             List<SSLEngine> engines = java.util.Collections.synchronizedList(new ArrayList<>());
             IntFunction<RankConfig> configs = rank -> job.config(rank, recording(job.tlsEngineFactory(rank), engines));
             sperli.add(job.run(LIMIT, configs, runtime -> measure(new SperliLink(runtime), runtime.rank())).get(0));
-            suites += (suites.isEmpty() ? "" : "; ") + name.word() + ": SPERLI " + (engines.isEmpty() ? "?"
-                    : engines.get(0).getSession().getProtocol() + " " + engines.get(0).getSession().getCipherSuite())
-                    + ", JSSE " + jsseSuite[0];
+            // An engine of a dial that was retried never handshook (its session says NONE): name one that did.
+            String negotiated = engines.stream().map(SSLEngine::getSession).filter(x -> !"NONE".equals(x.getProtocol()))
+                    .map(x -> x.getProtocol() + " " + x.getCipherSuite()).findFirst().orElse("?");
+            suites += (suites.isEmpty() ? "" : "; ") + name.word() + ": SPERLI " + negotiated + ", JSSE "
+                    + jsseSuite[0];
         }
         CryptoEngine.switchTo(CryptoEngine.Name.JDK);
 
