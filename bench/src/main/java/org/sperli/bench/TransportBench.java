@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLServerSocket;
@@ -100,7 +102,7 @@ public final class TransportBench {
             names.add(name.word());
             String[] jsseSuite = new String[1];
             jsse.add(socketPair(true, contexts, jsseSuite));
-            List<SSLEngine> engines = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<SSLEngine> engines = Collections.synchronizedList(new ArrayList<>());
             IntFunction<RankConfig> configs = rank -> job.config(rank, recording(job.tlsEngineFactory(rank), engines));
             sperli.add(job.run(LIMIT, configs, runtime -> measure(new SperliLink(runtime), runtime.rank())).get(0));
             // An engine of a dial that was retried never handshook (its session says NONE): name one that did.
@@ -149,7 +151,7 @@ public final class TransportBench {
     }
 
     private static void row(PrintStream out, String label, List<Result> sperli, List<Result> jsse, Result tcp,
-                            java.util.function.ToDoubleFunction<Result> metric) {
+                            ToDoubleFunction<Result> metric) {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-28s", label));
         for (Result r : sperli) {
             line.append(String.format(Locale.ROOT, " %12.1f", metric.applyAsDouble(r)));

@@ -27,7 +27,7 @@ final class StalePemDirectories {
     /** Far beyond the connection bound of any rank. */
     static final Duration NAMELESS_AGE = Duration.ofMinutes(10);
 
-    private static final Pattern NAME = Pattern.compile(Pattern.quote(PemDirectory.PREFIX) + "(?:(\\d{1,19})-)?.*");
+    private static final Pattern NAME = Pattern.compile(Pattern.quote(PemDirectory.PREFIX) + "(?:(\\d{1,18})-)?.*");
 
     private StalePemDirectories() {
     }

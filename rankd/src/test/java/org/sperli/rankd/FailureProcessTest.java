@@ -82,24 +82,9 @@ class FailureProcessTest {
      */
     @Test
     void sigtermStopsTheRankWithEightAndAbortsTheOthers() throws Exception {
-        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
-        LocalJob job = new LocalJob(2, SILENCE_MS);
-        try (RankProcesses ranks = new RankProcesses(dir)) {
-            for (int rank = 0; rank < 2; rank++) {
-                ranks.start(job, rank, List.of(jar.toString()), Map.of());
-            }
-            ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
-            RankProcess stopped = ranks.get(0);
-            // SIGTERM alone: Process.destroy would close stdin as well (the launcher gone, another test).
-            stopped.process.toHandle().destroy();
-            assertEquals(8, stopped.exitStatus(Duration.ofSeconds(10)), stopped.stderr());
-            assertTrue(stopped.lastStderrLine().startsWith("stopped by the operator"), stopped.stderr());
-            RankProcess other = ranks.get(1);
-            assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
-            assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 8"),
-                    other.stderr());
-            assertEquals(List.of(), RankProcesses.tmpEntries(stopped));
-        }
+        // SIGTERM alone: Process.destroy would close stdin as well (the launcher gone, the next test).
+        assertOneStopsWithEightAndAbortsTheOther(p -> p.process.toHandle().destroy(), Duration.ofSeconds(10),
+                "stopped by the operator (ABORT reason 8 to every connected peer)");
     }
 
     /**
@@ -108,6 +93,13 @@ class FailureProcessTest {
      */
     @Test
     void aRankWhoseLauncherIsGoneStopsWithinTwoSecondsAndAbortsTheOthers() throws Exception {
+        assertOneStopsWithEightAndAbortsTheOther(RankProcess::closeInput, Duration.ofSeconds(2),
+                "stopped: its launcher is gone (standard input closed) (ABORT reason 8 to every connected peer)");
+    }
+
+    /** Two looping ranks; {@code stop} ends rank 0, which exits 8 within {@code bound}; rank 1 gets reason 8. */
+    private void assertOneStopsWithEightAndAbortsTheOther(StopAction stop, Duration bound, String lastLine)
+            throws Exception {
         Path jar = TestJars.jobJar(dir, LoopTestJob.class);
         LocalJob job = new LocalJob(2, SILENCE_MS);
         try (RankProcesses ranks = new RankProcesses(dir)) {
@@ -115,17 +107,21 @@ class FailureProcessTest {
                 ranks.start(job, rank, List.of(jar.toString()), Map.of());
             }
             ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
-            RankProcess orphan = ranks.get(1);
-            orphan.closeInput();
-            assertEquals(8, orphan.exitStatus(Duration.ofSeconds(2)), orphan.stderr());
-            assertEquals("stopped: its launcher is gone (standard input closed) (ABORT reason 8 to every connected"
-                    + " peer)", orphan.lastStderrLine(), orphan.stderr());
-            RankProcess other = ranks.get(0);
+            RankProcess stopped = ranks.get(0);
+            stop.apply(stopped);
+            assertEquals(8, stopped.exitStatus(bound), stopped.stderr());
+            assertEquals(lastLine, stopped.lastStderrLine(), stopped.stderr());
+            RankProcess other = ranks.get(1);
             assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
             assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 8"),
                     other.stderr());
-            assertEquals(List.of(), RankProcesses.tmpEntries(orphan));
+            assertEquals(List.of(), RankProcesses.tmpEntries(stopped));
         }
+    }
+
+    @FunctionalInterface
+    private interface StopAction {
+        void apply(RankProcess rank) throws IOException;
     }
 
     /** A launcher gone while the rank still connects (a peer never comes): it stops at once, its PEMs removed. */

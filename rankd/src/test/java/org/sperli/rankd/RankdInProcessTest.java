@@ -25,18 +25,20 @@ import org.sperli.rankd.testjobs.ThrowingTestJob;
 /** Rankd's refusals and one-rank jobs run in this JVM with captured streams: quick, no network. */
 @Timeout(30)
 class RankdInProcessTest {
-    /** Blocks a reader until the test run ends: no byte, no end. */
-    private static final InputStream HELD_OPEN = new InputStream() {
-        @Override
-        public int read() {
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+    /** An input that gives no byte and ends only when {@code released} is counted down. */
+    private static InputStream heldOpenUntil(CountDownLatch released) {
+        return new InputStream() {
+            @Override
+            public int read() {
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return -1;
             }
-            return -1;
-        }
-    };
+        };
+    }
 
     @TempDir
     Path dir;
@@ -55,14 +57,21 @@ class RankdInProcessTest {
     private static Result run(byte[] stdin, Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        // A whole line, then an input that stays open as a living launcher's does (its end would stop the rank); a
-        // cut line ends there, as when the launcher died while writing it.
+        // A whole line, then an input that stays open as a living launcher's does (its end would stop the rank)
+        // until the rank's life is over, so that its watch thread ends too; a cut line ends there, as when the
+        // launcher died while writing it.
         boolean wholeLine = stdin.length > 0 && stdin[stdin.length - 1] == '\n';
-        InputStream input = wholeLine ? new SequenceInputStream(new ByteArrayInputStream(stdin), HELD_OPEN)
-                : new ByteArrayInputStream(stdin);
+        CountDownLatch lifeOver = new CountDownLatch(1);
+        InputStream input = wholeLine ? new SequenceInputStream(new ByteArrayInputStream(stdin),
+                heldOpenUntil(lifeOver)) : new ByteArrayInputStream(stdin);
         Rankd rankd = new Rankd(input, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env, System::currentTimeMillis, false);
-        int status = rankd.run(args);
+        int status;
+        try {
+            status = rankd.run(args);
+        } finally {
+            lifeOver.countDown();
+        }
         return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

@@ -86,16 +86,14 @@ public final class SshTransport implements AutoCloseable {
             done = auth.await(AUTH_TIMEOUT, CancelOption.CANCEL_ON_TIMEOUT);
         } catch (IOException e) {
             closeQuietly(session);
+            throwIfHostKeyRefused(host, session, e);
             throw new HostUnreachableException(host, reason(e), e);
         }
         if (done && auth.isSuccess()) {
             return session;
         }
-        String refusal = hostKeys.refusal(session);
         closeQuietly(session);
-        if (refusal != null) {
-            throw LauncherException.startFailed("SSH to " + host + " refused: " + refusal, auth.getException());
-        }
+        throwIfHostKeyRefused(host, session, auth.getException());
         if (!done) {
             throw new HostUnreachableException(host, "no login within " + AUTH_TIMEOUT.toSeconds() + " s", null);
         }
@@ -103,6 +101,17 @@ public final class SshTransport implements AutoCloseable {
         throw LauncherException.startFailed("SSH login to " + host + " as " + user(session) + " failed: "
                 + (e == null ? "no key was accepted" : reason(e)) + " (keys: " + settings.sshDir()
                 + "/id_* and IdentityFile of its config)", e);
+    }
+
+    /**
+     * The host key refusal of {@code session}, if {@link HostKeyPolicy} made one: the key exchange it failed may end
+     * the session while the login is asked for, and that is no unreachable host but a key the operator must check.
+     */
+    private void throwIfHostKeyRefused(String host, ClientSession session, Throwable cause) {
+        String refusal = hostKeys.refusal(session);
+        if (refusal != null) {
+            throw LauncherException.startFailed("SSH to " + host + " refused: " + refusal, cause);
+        }
     }
 
     /**
