@@ -14,8 +14,10 @@ import java.util.Map;
  * on this project's reference machine.
  *
  * <p>The choice is made once per process, before the first TLS context is built: {@code --tls-engine NAME} or the
- * environment variable {@value #VARIABLE}; {@code auto} (the default) takes ACCP when its native library loads and
- * passes its self tests, else the JDK. {@code accp} asked for but not loadable falls back to the JDK, and
+ * environment variable {@value #VARIABLE}; {@code auto} (the default) takes ACCP when its native library loads, else
+ * the JDK. ACCP runs each algorithm's self test on that algorithm's first use (all of them at once, as
+ * {@code assertHealthy} would, cost a rank a tenth of its start-up); a failed one fails that use, which ends the
+ * handshake with H1611. {@link AccpLibrary} lets a rank JVM load the library without unpacking it. {@code accp} asked for but not loadable falls back to the JDK, and
  * {@link Choice#note} says so in one line.
  */
 public final class CryptoEngine {
@@ -66,11 +68,7 @@ public final class CryptoEngine {
      * @throws IllegalArgumentException for a name that is none of the three (before anything is installed)
      */
     public static synchronized Choice select(String requestedOrNull, Map<String, String> env) {
-        String requested = requestedOrNull != null ? requestedOrNull : env.getOrDefault(VARIABLE, "auto");
-        String word = requested.strip().toLowerCase(Locale.ROOT);
-        if (!word.equals("auto") && !word.equals("jdk") && !word.equals("accp")) {
-            throw new IllegalArgumentException("TLS engine '" + requested + "' is not one of auto, jdk, accp");
-        }
+        String word = requested(requestedOrNull, env);
         if (chosen != null) {
             return chosen;
         }
@@ -88,6 +86,34 @@ public final class CryptoEngine {
                     true);
         }
         return chosen;
+    }
+
+    /**
+     * The engine asked for, {@code auto}, {@code jdk} or {@code accp}: {@code requestedOrNull}, else the environment's
+     * {@value #VARIABLE}, else auto. Installs nothing.
+     *
+     * @throws IllegalArgumentException for a name that is none of the three
+     */
+    public static String requested(String requestedOrNull, Map<String, String> env) {
+        String requested = requestedOrNull != null ? requestedOrNull : env.getOrDefault(VARIABLE, "auto");
+        String word = requested.strip().toLowerCase(Locale.ROOT);
+        if (!word.equals("auto") && !word.equals("jdk") && !word.equals("accp")) {
+            throw new IllegalArgumentException("TLS engine '" + requested + "' is not one of auto, jdk, accp");
+        }
+        return word;
+    }
+
+    /**
+     * The one line a launcher says about the engine its ranks will take for {@code word} (from {@link #requested}),
+     * without loading ACCP itself (a launcher does no TLS): each rank decides for itself and says so only when it
+     * falls back.
+     */
+    public static String plannedNote(String word) {
+        if (word.equals("jdk")) {
+            return "TLS engine: jdk (" + Name.JDK.description() + ")";
+        }
+        return "TLS engine: " + word + " (" + Name.ACCP.description() + " where its native library loads, else "
+                + Name.JDK.description() + "; a rank that falls back says so)";
     }
 
     /**
@@ -116,7 +142,6 @@ public final class CryptoEngine {
             if (loading != null) {
                 return "its native library does not load here (" + loading.getMessage() + ")";
             }
-            accp.assertHealthy();
             Provider first = Security.getProviders()[0];
             if (first != accp) {
                 Security.insertProviderAt(accp, 1);

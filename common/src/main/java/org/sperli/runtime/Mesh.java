@@ -53,8 +53,11 @@ final class Mesh {
         this.refusals = new RefusedConnections(System::nanoTime, config.log());
     }
 
-    /** Returns once every peer's HELLO was checked; throws the job's failure otherwise (the caller closes). */
-    void build() {
+    /**
+     * Returns once every peer's HELLO was checked; throws the job's failure otherwise (the caller closes). Runs
+     * {@code listening} once the port is bound, before the first dial.
+     */
+    void build(Runnable listening) {
         long deadline = System.nanoTime() + config.setupTimeout().toNanos();
         if (config.size() == 1) {
             return;
@@ -64,6 +67,7 @@ final class Mesh {
         if (refused != null) {
             throw new SperliException(ErrorCode.H1613, "cannot listen at port " + config.ownPort() + ": " + refused);
         }
+        listening.run();
         for (int peer = config.rank() + 1; peer < config.size(); peer++) {
             dial(peer, System.nanoTime() + config.connectRetry().toNanos());
         }

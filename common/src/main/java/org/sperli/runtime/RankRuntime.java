@@ -3,6 +3,7 @@ package org.sperli.runtime;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.sperli.Checkpointable;
 import org.sperli.Communicator;
 import org.sperli.ElementType;
@@ -12,6 +13,7 @@ import org.sperli.Request;
 import org.sperli.Restored;
 import org.sperli.SperliException;
 import org.sperli.array.ContributionFold;
+import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Connections;
 
@@ -57,22 +59,23 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      * peer's HELLO was checked; throws the job's failure (H1611, H1613, H1614, ...) otherwise.
      */
     public static RankRuntime connect(RankConfig config) {
-        return connect(config, () -> { });
+        return connect(config, phase -> { });
     }
 
     /**
-     * As {@link #connect(RankConfig)}, calling {@code meshBuilt} once every peer's HELLO was checked, before any
-     * resume (which may take a while: files can come from the buddy).
+     * As {@link #connect(RankConfig)}, telling {@code phases} when the rank listens ({@link RankPhase#LISTENING}, not
+     * in a job of one rank) and when every peer's HELLO was checked ({@link RankPhase#CONNECTED}, before any resume,
+     * which may take a while: files can come from the buddy).
      */
-    public static RankRuntime connect(RankConfig config, Runnable meshBuilt) {
+    public static RankRuntime connect(RankConfig config, Consumer<RankPhase> phases) {
         RankRuntime runtime = new RankRuntime(config);
         try {
             if (runtime.connections != null) {
                 new Mesh(config, runtime.connections, runtime.links, runtime.mailbox, runtime.frames, runtime.fate,
                         new InboundFrames(config, runtime.links, runtime.mailbox, runtime.frames, runtime.fate))
-                        .build();
+                        .build(() -> phases.accept(RankPhase.LISTENING));
             }
-            meshBuilt.run();
+            phases.accept(RankPhase.CONNECTED);
             runtime.checkpoints.resumeIfRestarted();
         } catch (RuntimeException e) {
             runtime.close();

@@ -113,6 +113,7 @@ public final class Rankd {
             stdout.println(RankdArguments.USAGE);
             return Outcome.completed();
         }
+        phase(RankPhase.STARTED);
         try {
             CryptoEngine.Choice engine = CryptoEngine.select(arguments.tlsEngineOrNull(), env);
             if (engine.fellBack() || report.debug()) {
@@ -178,7 +179,7 @@ public final class Rankd {
                 report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
             }
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, checkpointDirOrNull,
-                    this::runtimeLog), () -> phase(RankPhase.CONNECTED));
+                    this::runtimeLog), this::phase);
         } catch (SperliException e) {
             return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
         } catch (IOException | UnsupportedOperationException e) {
@@ -190,6 +191,7 @@ public final class Rankd {
         runtime = connected;
         phase(RankPhase.RUNNING);
         Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
+        phase(RankPhase.DONE);
         return ended(connected, thrown);
     }
 
@@ -232,6 +234,7 @@ public final class Rankd {
             }
         }
         runtime.close();
+        phase(RankPhase.CLOSED);
         SperliException failure = runtime.failure();
         if (failure == null && thrown == null) {
             return Outcome.completed();
@@ -244,7 +247,7 @@ public final class Rankd {
         return Outcome.of(ExitCodes.forCode(failure.code()), failure.getMessage(), failure);
     }
 
-    /** Tells the launcher how far this rank got (its progress display counts these lines). */
+    /** Tells the launcher how far this rank got (its progress display and phase breakdown use these lines). */
     private void phase(RankPhase phase) {
         report.note(phase.line());
         report.flush();

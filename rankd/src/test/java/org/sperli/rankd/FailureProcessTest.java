@@ -39,7 +39,8 @@ class FailureProcessTest {
             }
             RankProcess thrower = ranks.get(1);
             assertEquals(3, thrower.exitStatus(START_BOUND), thrower.stderr());
-            assertEquals(List.of("sperli-rank: connected", "sperli-rank: running",
+            assertEquals(List.of("sperli-rank: started", "sperli-rank: listening", "sperli-rank: connected",
+                    "sperli-rank: running", "sperli-rank: done", "sperli-rank: closed",
                     "program failed: java.lang.IllegalStateException: boom at rank 1 (at "
                     + ThrowingTestJob.class.getName() + ".run(ThrowingTestJob.java:12))"),
                     thrower.stderr().lines().toList(),

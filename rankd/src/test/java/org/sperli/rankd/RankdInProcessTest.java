@@ -176,8 +176,9 @@ class RankdInProcessTest {
         Path jar = TestJars.jobJar(dir, HelloTestJob.class);
         Result r = run(new LocalJob(1, 2000).line(0), Map.of(), jar.toString(), "a", "b");
         assertEquals(0, r.status(), r.stderr());
-        assertEquals("sperli-rank: connected\nsperli-rank: running\n", r.stderr().replace("\r\n", "\n"),
-                "only the phase lines the launcher counts");
+        assertEquals("sperli-rank: started\nsperli-rank: connected\nsperli-rank: running\nsperli-rank: done\n"
+                + "sperli-rank: closed\n", r.stderr().replace("\r\n", "\n"),
+                "only the phase lines, in order; a rank alone does not listen");
     }
 
     @Test

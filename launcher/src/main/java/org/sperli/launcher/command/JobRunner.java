@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Locale;
 import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription.HostEntry;
@@ -14,11 +13,13 @@ import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.ExitCodes;
 import org.sperli.launcher.LaunchEnvironment;
 import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.job.ClassDataArchive;
 import org.sperli.launcher.job.HostPlan;
 import org.sperli.launcher.job.HostSpec;
 import org.sperli.launcher.job.JobControl;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.JobSupervisor;
+import org.sperli.launcher.job.LaunchTimeline;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.report.Console;
@@ -53,6 +54,7 @@ final class JobRunner {
     }
 
     static int run(Request request, LaunchEnvironment environment, JobControl control, Console console) {
+        LaunchTimeline timeline = new LaunchTimeline(System::nanoTime);
         LaunchOptions launch = request.launch();
         if (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS) {
             throw LauncherException.usage("--silence-ms " + launch.silenceMs + " is not in " + Limits.MIN_SILENCE_MS
@@ -73,21 +75,21 @@ final class JobRunner {
         JobJar jar = JobJar.open(request.jar());
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpointDirOrNull());
-        CryptoEngine.Choice engine;
+        String engine;
         try {
-            engine = CryptoEngine.select(launch.tlsEngine, environment.variables());
+            engine = CryptoEngine.requested(launch.tlsEngine, environment.variables());
         } catch (IllegalArgumentException e) {
             throw LauncherException.usage((launch.tlsEngine != null ? "--tls-engine: " : CryptoEngine.VARIABLE + ": ")
                     + e.getMessage());
         }
         // Said once the job is sure to start, so that a refusal stays the one line an operator reads.
-        console.note(engine.note());
-        // What the operator asked for, not what runs here: a rank host where ACCP loads uses it even when this one
-        // fell back. Said only when asked, so that another rank implementation sees the documented arguments.
-        String asked = launch.tlsEngine != null ? launch.tlsEngine : environment.variables().get(CryptoEngine.VARIABLE);
-        command = command.withTlsEngine(asked == null ? null : asked.strip().toLowerCase(Locale.ROOT));
+        console.note(CryptoEngine.plannedNote(engine));
+        // Passed on only when asked, so that another rank implementation sees the documented arguments.
+        boolean asked = launch.tlsEngine != null || environment.variables().containsKey(CryptoEngine.VARIABLE);
+        command = command.withTlsEngine(asked ? engine : null);
         long startNs = System.nanoTime();
         JobKit kit = JobKit.create(plan.entries(), launch.silenceMs, JOB_LIFETIME, Instant.now(), new SecureRandom());
+        timeline.keysMade();
         console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
                 + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
         for (int rank = 0; rank < plan.size(); rank++) {
@@ -102,7 +104,7 @@ final class JobRunner {
                         console::detail), command, jar, request.jobArgs(), console)
                 : null;
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
-                local, remote, console, InstantSource.system());
+                local, remote, console, timeline, InstantSource.system());
         control.register(supervisor);
         JobSupervisor.Result result = null;
         try {
@@ -118,6 +120,9 @@ final class JobRunner {
                         .text());
             }
             control.finished(supervisor);
+        }
+        if (local.startedAny()) {
+            ClassDataArchive.ofThisJvm().flatMap(ClassDataArchive::makeIfMissing).ifPresent(console::note);
         }
         return result.exitStatus();
     }

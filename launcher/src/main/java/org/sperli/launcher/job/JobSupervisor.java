@@ -57,6 +57,7 @@ public final class JobSupervisor {
     private final RankStarter remote;
     private final Console console;
     private final LaunchProgress progress;
+    private final LaunchTimeline timeline;
     private final InstantSource clock;
     private final Set<String> unreachable = new HashSet<>();
     private volatile boolean stopRequested;
@@ -70,7 +71,8 @@ public final class JobSupervisor {
      * @param remote starter for hosts that are not local; may be null when every host of the plan runs locally
      */
     public JobSupervisor(HostPlan plan, JobKit kit, RefusedHostPolicy policy, int restartMax, boolean forceSsh,
-                         RankStarter local, RankStarter remote, Console console, InstantSource clock) {
+                         RankStarter local, RankStarter remote, Console console, LaunchTimeline timeline,
+                         InstantSource clock) {
         this.plan = plan;
         this.kit = kit;
         this.policy = policy;
@@ -80,7 +82,11 @@ public final class JobSupervisor {
         this.remote = remote;
         this.console = console;
         this.progress = new LaunchProgress(console);
-        console.onRankPhase(progress::phase);
+        this.timeline = timeline;
+        console.onRankPhase((rank, phase) -> {
+            progress.phase(rank, phase);
+            timeline.phase(rank, phase);
+        });
         this.clock = clock;
     }
 
@@ -112,6 +118,7 @@ public final class JobSupervisor {
             List<RankProcess> ranks = new ArrayList<>();
             Failure failure;
             progress.begin(incarnation, kit().size());
+            timeline.begin(incarnation, kit().size());
             try {
                 failure = startAll(incarnation, ranks);
                 if (failure == null) {
@@ -123,6 +130,7 @@ public final class JobSupervisor {
             } finally {
                 progress.end();
                 endAll(ranks);
+                timeline.lines().forEach(console::detail);
             }
             statuses = statuses(ranks);
             if (failure == null) {
@@ -211,7 +219,10 @@ public final class JobSupervisor {
             byte[] line = description.toHexLineBytes();
             description.destroySecrets();
             try {
-                ranks.add((isLocal ? local : remote).start(rank, entry, line));
+                RankProcess p = (isLocal ? local : remote).start(rank, entry, line);
+                timeline.processStarted(rank);
+                p.exited().whenComplete((status, error) -> timeline.exited(p.rank()));
+                ranks.add(p);
             } catch (IOException e) {
                 String what = "rank " + rank + " could not be started " + (isLocal ? "locally" : "on " + entry.host())
                         + ": " + e.getMessage();

@@ -45,16 +45,19 @@ final class LaunchProgress {
         show();
     }
 
-    /** Rank {@code rank} said it reached {@code phase}; a rank counts once per phase, and running implies connected. */
+    /**
+     * Rank {@code rank} said it reached {@code phase}; a rank counts once per phase, every phase from connected on
+     * implies connected (from running on, running), and the phases before it do not count here.
+     */
     synchronized void phase(int rank, RankPhase phase) {
-        if (done || rank < 0 || rank >= size) {
+        if (done || rank < 0 || rank >= size || phase.compareTo(RankPhase.CONNECTED) < 0) {
             return;
         }
         if (!connected[rank]) {
             connected[rank] = true;
             connectedCount++;
         }
-        if (phase == RankPhase.RUNNING && !running[rank]) {
+        if (phase.compareTo(RankPhase.RUNNING) >= 0 && !running[rank]) {
             running[rank] = true;
             runningCount++;
         }

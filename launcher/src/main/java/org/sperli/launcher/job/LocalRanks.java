@@ -27,6 +27,7 @@ public final class LocalRanks implements RankStarter {
     private final Path denyFileOrNull;
     private final Map<String, String> environment;
     private final Console console;
+    private volatile boolean startedAny;
 
     public LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
                       Map<String, String> environment, Console console) {
@@ -40,7 +41,7 @@ public final class LocalRanks implements RankStarter {
 
     @Override
     public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command.localArgv(denyFileOrNull, jar, jobArgs));
+        ProcessBuilder builder = new ProcessBuilder(command.localArgv(rank, denyFileOrNull, jar, jobArgs));
         String refused = environment.get(RefusedHostPolicy.ENV_VARIABLE);
         if (refused == null) {
             builder.environment().remove(RefusedHostPolicy.ENV_VARIABLE);
@@ -48,6 +49,7 @@ public final class LocalRanks implements RankStarter {
             builder.environment().put(RefusedHostPolicy.ENV_VARIABLE, refused);
         }
         Process process = builder.start();
+        startedAny = true;
         Local local = new Local(rank, process, console);
         OutputStream stdin = process.getOutputStream();
         try {
@@ -60,6 +62,11 @@ public final class LocalRanks implements RankStarter {
         // Open while this launcher lives: its end tells the rank that nobody supervises it any more (rankd stops).
         process.onExit().thenRun(() -> closeQuietly(stdin));
         return local;
+    }
+
+    /** Whether any rank was started here (a job on SSH hosts only starts none). */
+    public boolean startedAny() {
+        return startedAny;
     }
 
     private static void closeQuietly(OutputStream stream) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.sperli.crypto.AccpLibrary;
 
 /**
  * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
@@ -27,13 +28,15 @@ public final class RankCommand {
     public static final String JAVA_OPTS_VARIABLE = "SPERLI_RANKD_JAVA_OPTS";
 
     private final List<String> localWords;
+    private final ClassDataArchive archiveOrNull;
     private final String remoteCommand;
     private final String checkpointDirOrNull;
     private final String tlsEngineOrNull;
 
-    private RankCommand(List<String> localWords, String remoteCommand, String checkpointDirOrNull,
-                        String tlsEngineOrNull) {
+    private RankCommand(List<String> localWords, ClassDataArchive archiveOrNull, String remoteCommand,
+                        String checkpointDirOrNull, String tlsEngineOrNull) {
         this.localWords = List.copyOf(localWords);
+        this.archiveOrNull = archiveOrNull;
         this.remoteCommand = remoteCommand;
         this.checkpointDirOrNull = checkpointDirOrNull;
         this.tlsEngineOrNull = tlsEngineOrNull;
@@ -45,7 +48,7 @@ public final class RankCommand {
      */
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
-            return new RankCommand(CommandWords.split(overrideOrNull), overrideOrNull.strip(), null, null);
+            return new RankCommand(CommandWords.split(overrideOrNull), null, overrideOrNull.strip(), null, null);
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -54,8 +57,9 @@ public final class RankCommand {
             words.addAll(List.of(options.split("\\s+")));
         }
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
+        words.addAll(AccpLibrary.jvmOptions(env));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
-        return new RankCommand(words, REMOTE_DEFAULT, null, null);
+        return new RankCommand(words, ClassDataArchive.ofThisJvm().orElse(null), REMOTE_DEFAULT, null, null);
     }
 
     /**
@@ -63,7 +67,7 @@ public final class RankCommand {
      * directory is made absolute against the launcher's working directory, so that every host gets the same path.
      */
     public RankCommand withCheckpointDir(Path dirOrNull) {
-        return new RankCommand(localWords, remoteCommand,
+        return new RankCommand(localWords, archiveOrNull, remoteCommand,
                 dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(), tlsEngineOrNull);
     }
 
@@ -72,12 +76,16 @@ public final class RankCommand {
      * operator chose none: each rank then takes its own environment's choice, auto by default).
      */
     public RankCommand withTlsEngine(String nameOrNull) {
-        return new RankCommand(localWords, remoteCommand, checkpointDirOrNull, nameOrNull);
+        return new RankCommand(localWords, archiveOrNull, remoteCommand, checkpointDirOrNull, nameOrNull);
     }
 
-    /** The argument vector of a local rank. */
-    public List<String> localArgv(Path denyFileOrNull, JobJar jar, List<String> jobArgs) {
+    /** The argument vector of local rank {@code rank}. */
+    public List<String> localArgv(int rank, Path denyFileOrNull, JobJar jar, List<String> jobArgs) {
         List<String> argv = new ArrayList<>(localWords);
+        if (archiveOrNull != null) {
+            // Right after java: an operator's own option of the same name, later on the line, wins.
+            argv.addAll(1, archiveOrNull.rankOptions(rank));
+        }
         if (denyFileOrNull != null) {
             argv.add("--deny-hosts");
             argv.add(denyFileOrNull.toAbsolutePath().toString());

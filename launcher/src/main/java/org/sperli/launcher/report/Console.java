@@ -40,13 +40,10 @@ public final class Console {
     }
 
     /**
-     * A phase line of a rank: handed to the phase listener (the launch's progress), and shown as the rank's line only
-     * when verbose.
+     * A phase line of a rank: handed to the phase listener (the launch's progress and timeline), never shown; with
+     * {@code -v} the timeline prints them all as one table.
      */
     public void rankPhase(int rank, RankPhase phase) {
-        if (verbose) {
-            rankLine(rank, true, phase.line());
-        }
         phases.accept(rank, phase);
     }
 

@@ -99,11 +99,23 @@ class LaunchProgressTest {
     }
 
     @Test
-    void verboseShowsPhaseLinesAsTheRanksLines() {
+    void phaseLinesAreNeverShownEvenWhenVerbose() {
         Console console = console(false, true);
-        write(new RankOutput(console, 0, true), "sperli-rank: connected\n");
+        write(new RankOutput(console, 0, true), "sperli-rank: connected\nsperli-rank: started\n");
 
-        assertEquals("[rank 0] sperli-rank: connected\n", err.toString());
+        assertEquals("", err.toString(), "with -v the timeline shows them as one table");
+    }
+
+    @Test
+    void phasesBeforeConnectedDoNotCountAsConnected() {
+        LaunchProgress progress = new LaunchProgress(console(true, false));
+        progress.begin(1, 2);
+        progress.phase(0, RankPhase.STARTED);
+        progress.phase(0, RankPhase.LISTENING);
+
+        assertEquals("incarnation 1: ranks started 0/2, connected 0/2, running 0/2", progress.text());
+        progress.phase(0, RankPhase.DONE);
+        assertEquals("incarnation 1: ranks started 0/2, connected 1/2, running 1/2", progress.text());
     }
 
     @Test

@@ -18,7 +18,7 @@ class RankCommandCheckpointDirTest {
         String absolute = Path.of("ck").toAbsolutePath().toString();
 
         assertEquals(List.of("rankd", "--jar-sha256", "ab", "--checkpoint-dir", absolute, "/jobs/job.jar", "arg"),
-                command.localArgv(null, JAR, List.of("arg")));
+                command.localArgv(0, null, JAR, List.of("arg")));
     }
 
     @Test
@@ -33,7 +33,7 @@ class RankCommandCheckpointDirTest {
     void withoutTheOptionNothingIsAdded() {
         RankCommand command = RankCommand.of("rankd", Map.of()).withCheckpointDir(null);
 
-        assertFalse(command.localArgv(null, JAR, List.of()).contains("--checkpoint-dir"));
+        assertFalse(command.localArgv(0, null, JAR, List.of()).contains("--checkpoint-dir"));
         assertFalse(command.remoteLine("ab", "j.jar", List.of()).contains("--checkpoint-dir"));
     }
 }
