@@ -125,7 +125,7 @@ public final class InProcessJob {
                         incarnation, hosts.get(peer).host(), now),
                 tls,
                 RankConfigs.certificateCheck(job, size),
-                System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(30),
+                System::currentTimeMillis, Duration.ofSeconds(30), Duration.ofSeconds(30),
                 line -> log.add("rank " + rank + ": " + line), null);
     }
 

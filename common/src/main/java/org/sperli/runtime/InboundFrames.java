@@ -75,6 +75,11 @@ final class InboundFrames implements PeerEvents {
 
     @Override
     public void onSilent(int peer) {
+        if (!links.allHellosChecked()) {
+            // While the mesh is being built its stall bound judges the peers: a busy machine starting many ranks
+            // can hold a peer's heartbeat back for longer than the silence limit. The next idle period counts.
+            return;
+        }
         frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "rank " + peer + " silent for " + config.silenceMs()
                 + " ms", null);
     }

@@ -19,6 +19,7 @@ final class Links {
     private final boolean[] claimed;
     private final boolean[] helloDone;
     private final int ownRank;
+    private long lastProgressNs = System.nanoTime();
 
     Links(int size, int ownRank) {
         this.channels = new PeerChannel[size];
@@ -42,6 +43,21 @@ final class Links {
 
     synchronized void put(int peer, PeerChannel channel) {
         channels[peer] = channel;
+        progressed();
+    }
+
+    /**
+     * The setup moved on: a peer's port answered, a handshake finished or a HELLO was checked. The setup's stall
+     * bound counts from the last of these.
+     */
+    synchronized void progressed() {
+        lastProgressNs = System.nanoTime();
+        notifyAll();
+    }
+
+    /** Whether nothing has progressed for {@code stallNs}. */
+    synchronized boolean stalled(long stallNs) {
+        return System.nanoTime() - lastProgressNs > stallNs;
     }
 
     /** The connection of {@code peer}, or null while it has none. */
@@ -51,25 +67,35 @@ final class Links {
 
     synchronized void helloChecked(int peer) {
         helloDone[peer] = true;
-        notifyAll();
+        progressed();
     }
 
     /**
-     * Waits until every peer's HELLO was checked, the job failed ({@code fate}), or {@code deadlineNs} passed;
-     * returns whether all were checked.
+     * Waits until every peer's HELLO was checked, the job failed ({@code fate}), or nothing progressed for
+     * {@code stallNs}; returns whether all were checked.
      */
-    synchronized boolean awaitHellos(JobFate fate, long deadlineNs) throws InterruptedException {
+    synchronized boolean awaitHellos(JobFate fate, long stallNs) throws InterruptedException {
         while (true) {
             fate.throwIfFailed();
             if (missing().isEmpty()) {
                 return true;
             }
-            long left = deadlineNs - System.nanoTime();
+            long left = lastProgressNs + stallNs - System.nanoTime();
             if (left <= 0) {
                 return false;
             }
             wait(Math.max(1, left / 1_000_000));
         }
+    }
+
+    /** Whether every peer's HELLO was checked: the mesh of this rank is complete. */
+    synchronized boolean allHellosChecked() {
+        for (int r = 0; r < helloDone.length; r++) {
+            if (r != ownRank && !helloDone[r]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Ranks whose HELLO was not checked yet, comma-separated. */

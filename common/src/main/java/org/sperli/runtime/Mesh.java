@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
@@ -23,10 +24,14 @@ import org.sperli.transport.PeerEvents;
 import org.sperli.transport.PeerPipeline;
 
 /**
- * Connection setup of one rank (tables section 10): listen on the wildcard IPv4 address first, dial every higher
- * rank (TCP connects retried for 30 s, first after 5 ms, the pause doubling up to 100 ms; each TLS handshake bounded by 10 s and not retried), accept one
- * connection from every lower rank, check identities after each handshake, send HELLO at once, and wait until every
- * peer's HELLO was checked (the whole setup bounded by 45 s, else H1613). The listening socket is closed afterwards.
+ * Connection setup of one rank (protocol section 4.3): listen on the wildcard IPv4 address first, dial every higher
+ * rank (in order, each until it answers: 5 ms between connects at first, doubling up to 100 ms; each TLS handshake
+ * bounded by 30 s and not retried), accept one connection from
+ * every lower rank, check identities after each handshake, send HELLO at once, and wait until every peer's HELLO was
+ * checked. The setup fails with H1613 only when it stops moving: 30 s in which no peer's port answered, no handshake
+ * finished and no HELLO was checked. A fixed bound for the whole setup failed healthy jobs of many ranks on a busy
+ * machine, where the last rank may start listening a minute after the first. The listening socket is closed
+ * afterwards.
  */
 final class Mesh {
     /** The first pause between connects; it doubles up to {@link RankConfig#RETRY_INTERVAL}. */
@@ -58,20 +63,18 @@ final class Mesh {
      * {@code listening} once the port is bound, before the first dial.
      */
     void build(Runnable listening) {
-        long deadline = System.nanoTime() + config.setupTimeout().toNanos();
         if (config.size() == 1) {
             return;
         }
+        links.progressed();
         String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(config.tls()::server,
                 config.handshakeTimeout().toMillis(), this::accepted));
         if (refused != null) {
             throw new SperliException(ErrorCode.H1613, "cannot listen at port " + config.ownPort() + ": " + refused);
         }
         listening.run();
-        for (int peer = config.rank() + 1; peer < config.size(); peer++) {
-            dial(peer, System.nanoTime() + config.connectRetry().toNanos());
-        }
-        awaitHellos(deadline);
+        dialHigherRanks();
+        awaitHellos();
         connections.stopListening();
     }
 
@@ -94,31 +97,47 @@ final class Mesh {
         established(ch, peer);
     }
 
-    private void dial(int peer, long retryDeadline) {
+    /**
+     * Dials every higher rank in order, each until its TCP connect succeeded: ranks are started in order, so the next
+     * one is the likeliest to listen, and at most one connect is tried per pause (64 ranks each trying every missing
+     * peer per round made tens of thousands of refused connects a second while the job came up).
+     */
+    private void dialHigherRanks() {
+        long stallNs = config.setupStall().toNanos();
+        for (int peer = config.rank() + 1; peer < config.size(); peer++) {
+            long interval = FIRST_RETRY_MS;
+            while (true) {
+                fate.throwIfFailed();
+                if (dial(peer)) {
+                    links.progressed();
+                    break;
+                }
+                if (links.stalled(stallNs)) {
+                    PeerAddress entry = config.hosts().get(peer);
+                    throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "could not reach rank " + peer + " at "
+                            + entry.host() + ":" + entry.port() + ", and the setup has not moved for "
+                            + seconds(config.setupStall()));
+                }
+                // A peer about to listen is met within milliseconds; a slow one costs at most 100 ms more.
+                sleep(interval);
+                interval = Math.min(2 * interval, RankConfig.RETRY_INTERVAL.toMillis());
+            }
+        }
+    }
+
+    /** One TCP connect to {@code peer}; true when it was accepted (the handshake then goes on by itself). */
+    private boolean dial(int peer) {
         PeerAddress entry = config.hosts().get(peer);
         InetSocketAddress address = new InetSocketAddress(firstIpv4(entry.host()), entry.port());
-        long interval = FIRST_RETRY_MS;
-        while (true) {
-            fate.throwIfFailed();
-            SSLEngine engine;
-            try {
-                engine = config.tls().client(entry.host(), entry.port());
-            } catch (RuntimeException e) {
-                throw failWith(Abort.Reason.REFUSED, ErrorCode.H1611, "no TLS engine for rank " + peer + ": " + e);
-            }
-            Supplier<SSLEngine> once = () -> engine;
-            if (connections.dial(address, PeerPipeline.initializer(once, config.handshakeTimeout().toMillis(),
-                    (ch, cert, failure) -> dialed(ch, peer, entry, cert, failure)))) {
-                return;
-            }
-            if (System.nanoTime() - retryDeadline > 0) {
-                throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "could not reach rank " + peer + " at " + entry.host() + ":"
-                        + entry.port() + " within " + config.connectRetry().toSeconds() + " s");
-            }
-            // A peer that is about to listen is met within milliseconds; one that is slow costs at most 100 ms more.
-            sleep(interval);
-            interval = Math.min(2 * interval, RankConfig.RETRY_INTERVAL.toMillis());
+        SSLEngine engine;
+        try {
+            engine = config.tls().client(entry.host(), entry.port());
+        } catch (RuntimeException e) {
+            throw failWith(Abort.Reason.REFUSED, ErrorCode.H1611, "no TLS engine for rank " + peer + ": " + e);
         }
+        Supplier<SSLEngine> once = () -> engine;
+        return connections.dial(address, PeerPipeline.initializer(once, config.handshakeTimeout().toMillis(),
+                (ch, cert, failure) -> dialed(ch, peer, entry, cert, failure)));
     }
 
     private void dialed(Channel ch, int peer, PeerAddress entry, X509Certificate cert, Throwable failure) {
@@ -156,16 +175,20 @@ final class Mesh {
         channel.write(OutboundFrame.of(frames.header(FrameType.HELLO, hello.length, peer, 0, 0), hello));
     }
 
-    private void awaitHellos(long deadline) {
+    private void awaitHellos() {
         try {
-            if (links.awaitHellos(fate, deadline)) {
+            if (links.awaitHellos(fate, config.setupStall().toNanos())) {
                 return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "setup did not complete within " + config.setupTimeout().toSeconds()
-                + " s; missing HELLO from ranks " + links.missing());
+        throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "setup has not moved for "
+                + seconds(config.setupStall()) + "; missing HELLO from ranks " + links.missing());
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     private SperliException failWith(Abort.Reason reason, ErrorCode code, String message) {

@@ -14,9 +14,9 @@ import org.sperli.transport.TlsEngineFactory;
  * @param ownToken       this rank's join token, sent in its HELLO
  * @param tokenVerifier  checks a peer's join token (H1614 on any refusal)
  * @param wallClockMs    the one wall clock (token expiry); elapsed time uses monotonic clocks
- * @param connectRetry   how long to keep dialing a higher rank (30 s in v1)
- * @param handshakeTimeout bound of one TLS handshake (10 s in v1)
- * @param setupTimeout   bound of the whole setup, all connections and HELLOs (45 s in v1)
+ * @param setupStall     how long the setup may go without progress (no handshake finished, no HELLO checked) before
+ *                       it fails with H1613 (30 s; protocol section 4.3)
+ * @param handshakeTimeout bound of one TLS handshake (30 s)
  * @param log            where operator-facing notes go (never keys or tokens)
  * @param checkpoints    the checkpoint directory and job keys; {@code null}: checkpoints are off
  */
@@ -32,16 +32,17 @@ public record RankConfig(
         TlsEngineFactory tls,
         PeerCertificateCheck certificateCheck,
         LongSupplier wallClockMs,
-        Duration connectRetry,
+        Duration setupStall,
         Duration handshakeTimeout,
-        Duration setupTimeout,
         Consumer<String> log,
         CheckpointSettings checkpoints) {
 
-    public static final Duration CONNECT_RETRY = Duration.ofSeconds(30);
+    /** The setup fails after this long without progress. */
+    public static final Duration SETUP_STALL = Duration.ofSeconds(30);
+    /** The longest pause between two connects to a peer that does not listen yet. */
     public static final Duration RETRY_INTERVAL = Duration.ofMillis(100);
-    public static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
-    public static final Duration SETUP_TIMEOUT = Duration.ofSeconds(45);
+    /** Bound of one TLS handshake: as long as the stall bound, so that a busy machine does not fail a job. */
+    public static final Duration HANDSHAKE_TIMEOUT = SETUP_STALL;
 
     public RankConfig {
         hosts = List.copyOf(hosts);
@@ -53,13 +54,13 @@ public record RankConfig(
     /** This configuration with {@code checkpoints} ({@code null}: off). */
     public RankConfig withCheckpoints(CheckpointSettings checkpoints) {
         return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
-                certificateCheck, wallClockMs, connectRetry, handshakeTimeout, setupTimeout, log, checkpoints);
+                certificateCheck, wallClockMs, setupStall, handshakeTimeout, log, checkpoints);
     }
 
     /** The same rank with other setup bounds (tests and operators on slow networks). */
-    public RankConfig withSetupBounds(Duration connectRetry, Duration handshakeTimeout, Duration setupTimeout) {
+    public RankConfig withSetupBounds(Duration setupStall, Duration handshakeTimeout) {
         return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
-                certificateCheck, wallClockMs, connectRetry, handshakeTimeout, setupTimeout, log, checkpoints);
+                certificateCheck, wallClockMs, setupStall, handshakeTimeout, log, checkpoints);
     }
 
     /** The port this rank listens at. */

@@ -37,8 +37,7 @@ public final class RankConfigs {
                         hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, validated.jobCa(), validated.credentials())),
                 certificateCheck(job, size),
-                System::currentTimeMillis, RankConfig.CONNECT_RETRY, RankConfig.HANDSHAKE_TIMEOUT,
-                RankConfig.SETUP_TIMEOUT, log, checkpoints);
+                System::currentTimeMillis, RankConfig.SETUP_STALL, RankConfig.HANDSHAKE_TIMEOUT, log, checkpoints);
     }
 
     /** The post-handshake identity checks of {@link PeerIdentity} for this job. */

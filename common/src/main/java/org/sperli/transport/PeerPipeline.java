@@ -92,9 +92,10 @@ public final class PeerPipeline {
         FlowControl flow = new FlowControl();
         ChannelPipeline p = ch.pipeline();
         p.remove(SetupErrors.NAME);
+        // Before the decoder: every byte from the peer is life, a 16 MiB frame still arriving over a slow link too.
+        p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));
         p.addLast("frame-decoder", new FrameDecoder(context));
         p.addLast("frame-encoder", FrameEncoder.INSTANCE);
-        p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));
         p.addLast("flow", flow);
         p.addLast("hello-gate", new HelloGate(peer, events));
         p.addLast("liveness", new LivenessHandler(peer, events, heartbeat));

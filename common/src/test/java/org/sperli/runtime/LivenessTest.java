@@ -105,4 +105,59 @@ class LivenessTest {
             assertEquals("last words", rank.get(30, TimeUnit.SECONDS).get());
         }
     }
+
+    @Test
+    void aFrameStillArrivingCountsAsLifeEvenWhenItTakesLongerThanTheSilenceLimit() throws Exception {
+        TestJob job = new TestJob(2, 1, 2000);
+        var rank = rank1(job);
+        try (RoguePeer rogue = rogue(job)) {
+            byte[] payload = new byte[64 * 1024];
+            java.util.Arrays.fill(payload, (byte) 'x');
+            FrameHeader header = FrameHeader.of(FrameType.DATA, payload.length, job.job, 0, 1, job.incarnation, 5,
+                    0);
+            byte[] frame = new byte[FrameHeader.LENGTH + payload.length];
+            header.write(ByteBuffer.wrap(frame), 0);
+            System.arraycopy(payload, 0, frame, FrameHeader.LENGTH, payload.length);
+            // 4 s for one frame, twice the silence limit, a piece every 250 ms and no heartbeat in between
+            int pieces = 16;
+            int piece = frame.length / pieces;
+            for (int i = 0; i < pieces; i++) {
+                int end = i == pieces - 1 ? frame.length : (i + 1) * piece;
+                rogue.out.write(frame, i * piece, end - i * piece);
+                rogue.out.flush();
+                Thread.sleep(250);
+            }
+            TestJob.Outcome<String> o = rank.get(30, TimeUnit.SECONDS);
+            assertEquals(null, o.error(), () -> "the slow frame was taken as silence: " + o.error());
+            assertEquals(payload.length, o.get().length());
+        }
+    }
+
+    @Test
+    void silenceIsNotJudgedBeforeTheMeshIsCompleteTheStallBoundIs() throws Exception {
+        TestJob job = new TestJob(3, 1, 2000);
+        // rank 1 of 3: rank 2 never comes, rank 0 is us and says nothing after its HELLO
+        RankConfig config = job.config(1).withSetupBounds(java.time.Duration.ofMillis(5000),
+                java.time.Duration.ofSeconds(5));
+        CompletableFuture<SperliException> rank = CompletableFuture.supplyAsync(() -> {
+            try (RankRuntime rt = RankRuntime.connect(config)) {
+                return null;
+            } catch (SperliException e) {
+                return e;
+            }
+        });
+        RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+                job.credentials.get(0)), job.hosts.get(1).port());
+        try (rogue) {
+            rogue.sendHello(job, 0, 1, job.token(0));
+            long start = System.nanoTime();
+            SperliException e = rank.get(30, TimeUnit.SECONDS);
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertNotNull(e, "the setup cannot complete without rank 2");
+            assertEquals(ErrorCode.H1613, e.code());
+            assertTrue(e.reason().contains("setup has not moved") || e.reason().contains("could not reach rank 2"),
+                    e.reason());
+            assertTrue(ms >= 4000, "failed after " + ms + " ms, before the stall bound");
+        }
+    }
 }

@@ -83,11 +83,11 @@ class RefusalTest {
     }
 
     @Test
-    void rankThatCannotReachAHigherRankWithinTheRetryBoundFailsWithH1613() {
+    void rankThatCannotReachAHigherRankWithinTheStallBoundFailsWithH1613() {
         TestJob job = new TestJob(2);
-        // Nobody listens at rank 1's port; the retry bound is shortened from v1's 30 s to keep the test quick.
+        // Nobody listens at rank 1's port; the stall bound is shortened from 30 s to keep the test quick.
         RankConfig config = job.config(0).withSetupBounds(java.time.Duration.ofMillis(1500),
-                java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(20));
+                java.time.Duration.ofSeconds(5));
         long start = System.nanoTime();
         SperliException e = assertThrows(SperliException.class, () -> RankRuntime.connect(config).close());
         long ms = (System.nanoTime() - start) / 1_000_000;

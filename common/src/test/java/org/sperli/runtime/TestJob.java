@@ -116,7 +116,7 @@ public final class TestJob {
                         incarnation, hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),
                 RankConfigs.certificateCheck(job, size),
-                System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(20),
+                System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5),
                 line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank));
     }
 

@@ -205,35 +205,56 @@ public final class JobSupervisor {
         }
     }
 
-    /** Starts every rank; returns a failure when one could not be started, else null. */
+    /**
+     * Starts every rank; returns a failure when one could not be started, else null. Every description is made
+     * first, while the machine is still quiet, and then the ranks are started in one go: made one by one between
+     * starts, the launcher competed with the ranks already booting, and at 64 ranks the last one started 18 s after
+     * the first.
+     */
     private Failure startAll(long incarnation, List<RankProcess> ranks) {
         JobKit k = kit();
         int size = k.size();
-        for (int rank = 0; rank < size; rank++) {
-            if (stopRequested) {
-                return Failure.stoppedByOperator();
+        byte[][] lines = new byte[size][];
+        try {
+            for (int rank = 0; rank < size; rank++) {
+                JobDescription description = k.description(rank, incarnation, clock.instant());
+                lines[rank] = description.toHexLineBytes();
+                description.destroySecrets();
             }
-            HostEntry entry = k.hosts().get(rank);
-            boolean isLocal = HostPlan.runsLocally(entry.host(), forceSsh);
-            JobDescription description = k.description(rank, incarnation, clock.instant());
-            byte[] line = description.toHexLineBytes();
-            description.destroySecrets();
-            try {
-                RankProcess p = (isLocal ? local : remote).start(rank, entry, line);
-                timeline.processStarted(rank);
-                p.exited().whenComplete((status, error) -> timeline.exited(p.rank()));
-                ranks.add(p);
-            } catch (IOException e) {
-                String what = "rank " + rank + " could not be started " + (isLocal ? "locally" : "on " + entry.host())
-                        + ": " + e.getMessage();
-                // A local command that cannot run will not run next time either; a remote host may come back.
-                return isLocal ? Failure.permanentFailure(what) : Failure.restartable(what);
-            } finally {
-                Arrays.fill(line, (byte) 0);
+            for (int rank = 0; rank < size; rank++) {
+                if (stopRequested) {
+                    return Failure.stoppedByOperator();
+                }
+                Failure failure = start(rank, k.hosts().get(rank), lines[rank], ranks);
+                if (failure != null) {
+                    return failure;
+                }
+                progress.started();
             }
-            progress.started();
+            return null;
+        } finally {
+            for (byte[] line : lines) {
+                if (line != null) {
+                    Arrays.fill(line, (byte) 0);
+                }
+            }
         }
-        return null;
+    }
+
+    private Failure start(int rank, HostEntry entry, byte[] line, List<RankProcess> ranks) {
+        boolean isLocal = HostPlan.runsLocally(entry.host(), forceSsh);
+        try {
+            RankProcess p = (isLocal ? local : remote).start(rank, entry, line);
+            timeline.processStarted(rank);
+            p.exited().whenComplete((status, error) -> timeline.exited(p.rank()));
+            ranks.add(p);
+            return null;
+        } catch (IOException e) {
+            String what = "rank " + rank + " could not be started " + (isLocal ? "locally" : "on " + entry.host())
+                    + ": " + e.getMessage();
+            // A local command that cannot run will not run next time either; a remote host may come back.
+            return isLocal ? Failure.permanentFailure(what) : Failure.restartable(what);
+        }
     }
 
     /** Waits until every rank exited 0 (null), one failed, or a stop was requested. */
