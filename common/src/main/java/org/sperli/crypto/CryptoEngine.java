@@ -1,10 +1,12 @@
 package org.sperli.crypto;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Locale;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * Which code does the cryptography under the JDK's TLS stack (SunJSSE): the JDK's own providers, or AWS-LC through
@@ -89,6 +91,21 @@ public final class CryptoEngine {
                     true);
         }
         return chosen;
+    }
+
+    /**
+     * As {@link #select}, then loads the JDK's TLS stack (the class set-up behind {@code SSLContext.getInstance}), so
+     * that a rank can do both on another thread while it reads and checks its description. Never throws for a name
+     * {@link #requested} accepted.
+     */
+    public static Choice selectAndWarmUp(String word, Map<String, String> env) {
+        Choice choice = select(word, env);
+        try {
+            SSLContext.getInstance("TLSv1.3");
+        } catch (NoSuchAlgorithmException e) {
+            // The context is made later with the same name, and fails there with its own message.
+        }
+        return choice;
     }
 
     /**

@@ -1,14 +1,18 @@
 package org.sperli.rankd;
 
 import java.io.BufferedInputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
@@ -57,6 +61,7 @@ public final class Rankd {
     private volatile RankRuntime runtime;
     private volatile PemDirectory pems;
     private volatile int rank = -1;
+    private CompletableFuture<CryptoEngine.Choice> engine;
 
     Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env,
           LongSupplier wallClockMs, boolean mayHalt) {
@@ -70,7 +75,10 @@ public final class Rankd {
 
     /** The rankd of this process, its operator's stop installed as a shutdown hook. */
     static Rankd forThisProcess() {
-        Rankd rankd = new Rankd(System.in, System.out, System.err, System.getenv(), System::currentTimeMillis, true);
+        // Standard input through a channel: closing it wakes the watch thread blocked in read, so that the JVM's exit
+        // need not wait 300 ms for a thread in native code (it does for every such thread).
+        InputStream stdin = Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
+        Rankd rankd = new Rankd(stdin, System.out, System.err, System.getenv(), System::currentTimeMillis, true);
         Runtime.getRuntime().addShutdownHook(new Thread(rankd::stopByOperator, "sperli-rankd-stop"));
         return rankd;
     }
@@ -97,6 +105,7 @@ public final class Rankd {
         stdout.flush();
         report.flush();
         exiting = true;
+        closeQuietly(stdin);
         System.exit(status);
     }
 
@@ -114,18 +123,22 @@ public final class Rankd {
             return Outcome.completed();
         }
         phase(RankPhase.STARTED);
+        String engineWord;
         try {
-            CryptoEngine.Choice engine = CryptoEngine.select(arguments.tlsEngineOrNull(), env);
-            if (engine.fellBack() || report.debug()) {
-                // The launcher names the engine once for the job; a rank speaks only when it could not follow.
-                report.note(engine.note());
-            }
+            engineWord = CryptoEngine.requested(arguments.tlsEngineOrNull(), env);
         } catch (IllegalArgumentException e) {
             String source = arguments.tlsEngineOrNull() != null ? "command line refused: --tls-engine: "
                     : CryptoEngine.VARIABLE + " refused: ";
             return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " " + source
                     + RankdArguments.printable(e.getMessage()), e);
         }
+        // Loading the engine and the TLS stack takes a rank's start-up as long as reading and checking its
+        // description; on a machine with a core to spare the two overlap.
+        engine = CompletableFuture.supplyAsync(() -> CryptoEngine.selectAndWarmUp(engineWord, env), runnable -> {
+            Thread t = new Thread(runnable, "sperli-crypto-start");
+            t.setDaemon(true);
+            t.start();
+        });
         JobDescription description;
         BufferedInputStream input = new BufferedInputStream(stdin);
         try {
@@ -174,6 +187,11 @@ public final class Rankd {
     private Outcome joined(ValidatedDescription validated, JobJar jar, List<String> jobArgs, Path checkpointDirOrNull) {
         RankRuntime connected;
         try {
+            CryptoEngine.Choice choice = engine.join();
+            if (choice.fellBack() || report.debug()) {
+                // The launcher names the engine once for the job; a rank speaks only when it could not follow.
+                report.note(choice.note());
+            }
             pems = PemDirectory.write(validated.description());
             for (Path stale : pems.removeStaleBeside(Instant.ofEpochMilli(wallClockMs.getAsLong()))) {
                 report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
@@ -354,7 +372,16 @@ public final class Rankd {
         stdout.flush();
         report.flush();
         if (mayHalt) {
+            closeQuietly(stdin);
             Runtime.getRuntime().halt(status);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // leaving anyway
         }
     }
 

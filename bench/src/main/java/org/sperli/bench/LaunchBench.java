@@ -1,0 +1,298 @@
+package org.sperli.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]}: the examples' hello job on N local ranks,
+ * start to exit, beside what the machine allows, all in one run:
+ *
+ * <ul>
+ *   <li>SPERLI: {@code scripts/sperli demo --ranks N -v}, on JDK 17 (this JVM's java) and on every other JDK given
+ *       in {@code SPERLI_BENCH_JDKS} (default: {@code /usr/lib/jvm/temurin-25-jdk-amd64} when it exists), with the
+ *       phase breakdown of {@code -v} (median over the ranks, then over the runs);</li>
+ *   <li>the floor: N + 1 bare JVMs (a launcher and N ranks) that each print hello, started at once;</li>
+ *   <li>{@code mpirun -np N} of a C hello, when {@code mpirun} and {@code mpicc} are installed (Open MPI over TCP).</li>
+ * </ul>
+ *
+ * <p>Each cell is the median of R runs (default 3) after one discarded warm-up run per JDK (which also makes the
+ * class-data archive the first time). {@code --with-64} adds a 64-rank run and the peak resident memory of its ranks.
+ */
+public final class LaunchBench {
+    private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
+    private static final long RUN_TIMEOUT_S = 600;
+
+    private LaunchBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int runs = 3;
+        List<Integer> sizes = new ArrayList<>(List.of(1, 4, 8, 16));
+        boolean with64 = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--ranks" -> sizes = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
+                case "--with-64" -> with64 = true;
+                default -> {
+                    System.err.println("usage: scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]");
+                    System.exit(2);
+                }
+            }
+        }
+        if (with64 && !sizes.contains(64)) {
+            sizes = new ArrayList<>(sizes);
+            sizes.add(64);
+        }
+        Map<String, String> jdks = jdks();
+        Path mpiHello = MpiHello.build();
+        System.out.printf(Locale.ROOT, "launch benchmark: hello job, start to exit, median of %d runs; %d cores%n",
+                runs, Runtime.getRuntime().availableProcessors());
+        System.out.println("JDKs: " + jdks + "; mpirun: " + (mpiHello == null ? "not installed (column left out)"
+                : "Open MPI, " + mpiHello.getParent()));
+        for (String jdk : jdks.keySet()) {
+            run(jdks.get(jdk), 2);
+        }
+        Map<String, Map<Integer, Result>> results = new LinkedHashMap<>();
+        for (int n : sizes) {
+            for (Map.Entry<String, String> jdk : jdks.entrySet()) {
+                List<Result> each = new ArrayList<>();
+                for (int r = 0; r < (n >= 64 ? 1 : runs); r++) {
+                    each.add(run(jdk.getValue(), n));
+                }
+                results.computeIfAbsent(jdk.getKey(), k -> new LinkedHashMap<>()).put(n, Result.median(each));
+            }
+        }
+        Map<Integer, Double> floor = new LinkedHashMap<>();
+        Map<Integer, Double> mpi = new LinkedHashMap<>();
+        for (int n : sizes) {
+            floor.put(n, medianOf(runs, () -> bareJvms(n + 1)));
+            if (mpiHello != null) {
+                mpi.put(n, medianOf(runs, () -> MpiHello.run(mpiHello, n)));
+            }
+        }
+        printTable(sizes, results, floor, mpi);
+        printPhases(results);
+        if (with64) {
+            for (Map.Entry<String, Map<Integer, Result>> e : results.entrySet()) {
+                Result r = e.getValue().get(64);
+                System.out.printf(Locale.ROOT, "64 ranks on %s: %s; peak resident memory per rank: median %d MiB,"
+                        + " max %d MiB%n", e.getKey(), r.status == 0 ? "completed" : "FAILED (exit " + r.status + ")",
+                        r.medianRssKb / 1024, r.maxRssKb / 1024);
+            }
+        }
+    }
+
+    private static Map<String, String> jdks() {
+        Map<String, String> jdks = new LinkedHashMap<>();
+        jdks.put("JDK " + Runtime.version().feature(), System.getProperty("java.home"));
+        String more = System.getenv().getOrDefault("SPERLI_BENCH_JDKS", "/usr/lib/jvm/temurin-25-jdk-amd64");
+        for (String home : more.split(":")) {
+            Path release = Path.of(home, "release");
+            if (home.isBlank() || !Files.isRegularFile(release) || home.equals(System.getProperty("java.home"))) {
+                continue;
+            }
+            try {
+                String version = Files.readAllLines(release).stream().filter(l -> l.startsWith("JAVA_VERSION="))
+                        .findFirst().orElse("JAVA_VERSION=\"?\"").replaceAll("JAVA_VERSION=\"?([0-9]+).*", "$1");
+                jdks.put("JDK " + version, home);
+            } catch (IOException e) {
+                // a JDK we cannot read is left out
+            }
+        }
+        return jdks;
+    }
+
+    /** One {@code scripts/sperli demo --ranks n -v} with {@code javaHome}. */
+    private static Result run(String javaHome, int n) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("scripts/sperli", "demo", "--ranks", String.valueOf(n), "-v")
+                .redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", javaHome);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        RssWatch watch = n >= 64 ? RssWatch.start(p.toHandle()) : null;
+        byte[] out = readAll(p.getInputStream());
+        if (!p.waitFor(RUN_TIMEOUT_S, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long[] rss = watch == null ? new long[] {0, 0} : watch.stop();
+        return new Result(seconds, p.exitValue(), phases(new String(out, StandardCharsets.UTF_8)), rss[0], rss[1]);
+    }
+
+    /** Per phase, the median over the ranks of the -v table (for more than 16 ranks, its median row). */
+    static double[] phases(String output) {
+        double[] medians = new double[PHASES.length];
+        Arrays.fill(medians, Double.NaN);
+        List<double[]> rows = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : output.lines().toList()) {
+            String text = line.startsWith("sperli: ") ? line.substring(8) : line;
+            if (text.contains("phases, seconds since the launch")) {
+                inTable = true;
+                rows.clear();
+                continue;
+            }
+            String[] cells = text.trim().split("\\s+");
+            if (!inTable || cells.length != PHASES.length + 1 || cells[0].equals("rank")) {
+                continue;
+            }
+            if (cells[0].equals("median")) {
+                rows.clear();
+            } else if (!cells[0].matches("\\d+")) {
+                continue;
+            }
+            double[] row = new double[PHASES.length];
+            for (int c = 0; c < PHASES.length; c++) {
+                row[c] = cells[c + 1].equals("-") ? Double.NaN : Double.parseDouble(cells[c + 1]);
+            }
+            rows.add(row);
+            if (cells[0].equals("median")) {
+                inTable = false;
+            }
+        }
+        for (int c = 0; c < PHASES.length; c++) {
+            final int column = c;
+            medians[c] = median(rows.stream().mapToDouble(r -> r[column]).filter(v -> !Double.isNaN(v)).toArray());
+        }
+        return medians;
+    }
+
+    /** {@code count} JVMs of this bench's java printing hello, started at once; seconds until the last ended. */
+    private static double bareJvms(int count) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classPath = System.getProperty("java.class.path");
+        long start = System.nanoTime();
+        List<Process> ps = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ps.add(new ProcessBuilder(java, "-cp", classPath, Hello.class.getName())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start());
+        }
+        for (Process p : ps) {
+            p.waitFor(60, TimeUnit.SECONDS);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static void printTable(List<Integer> sizes, Map<String, Map<Integer, Result>> results,
+                                   Map<Integer, Double> floor, Map<Integer, Double> mpi) {
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%6s", "ranks"));
+        for (String jdk : results.keySet()) {
+            head.append(String.format(Locale.ROOT, " | %13s", "SPERLI " + jdk));
+        }
+        head.append(String.format(Locale.ROOT, " | %14s", "N+1 bare JVMs"));
+        if (!mpi.isEmpty()) {
+            head.append(String.format(Locale.ROOT, " | %8s", "mpirun"));
+        }
+        for (String jdk : results.keySet()) {
+            head.append(String.format(Locale.ROOT, " | %9s", jdk.replace("JDK ", "") + "/floor"));
+            if (!mpi.isEmpty()) {
+                head.append(String.format(Locale.ROOT, " | %9s", jdk.replace("JDK ", "") + "/mpi"));
+            }
+        }
+        System.out.println();
+        System.out.println(head);
+        for (int n : sizes) {
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d", n));
+            for (Map<Integer, Result> byJdk : results.values()) {
+                Result r = byJdk.get(n);
+                row.append(String.format(Locale.ROOT, " | %11.2f s%s", r.seconds, r.status == 0 ? "" : "!"));
+            }
+            row.append(String.format(Locale.ROOT, " | %12.2f s", floor.get(n)));
+            if (!mpi.isEmpty()) {
+                row.append(String.format(Locale.ROOT, " | %6.2f s", mpi.get(n)));
+            }
+            for (Map<Integer, Result> byJdk : results.values()) {
+                double s = byJdk.get(n).seconds;
+                row.append(String.format(Locale.ROOT, " | %8.1fx", s / floor.get(n)));
+                if (!mpi.isEmpty()) {
+                    row.append(String.format(Locale.ROOT, " | %8.1fx", s / mpi.get(n)));
+                }
+            }
+            System.out.println(row);
+        }
+        System.out.println("(! : the job did not complete)");
+    }
+
+    private static void printPhases(Map<String, Map<Integer, Result>> results) {
+        System.out.println();
+        System.out.println("phases (sperli run -v): seconds from the launch until each phase ended, median over the"
+                + " ranks and the runs");
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-7s %5s", "JDK", "ranks"));
+        for (String p : PHASES) {
+            head.append(String.format(Locale.ROOT, " %7s", p));
+        }
+        System.out.println(head);
+        for (Map.Entry<String, Map<Integer, Result>> byJdk : results.entrySet()) {
+            for (Map.Entry<Integer, Result> e : byJdk.getValue().entrySet()) {
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-7s %5d",
+                        byJdk.getKey().replace("JDK ", ""), e.getKey()));
+                for (double v : e.getValue().phases) {
+                    row.append(Double.isNaN(v) ? String.format(Locale.ROOT, " %7s", "-")
+                            : String.format(Locale.ROOT, " %7.3f", v));
+                }
+                System.out.println(row);
+            }
+        }
+    }
+
+    private interface Measure {
+        double seconds() throws IOException, InterruptedException;
+    }
+
+    private static double medianOf(int runs, Measure m) throws IOException, InterruptedException {
+        double[] values = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            values[i] = m.seconds();
+        }
+        return median(values);
+    }
+
+    static double median(double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        try (in) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** One run: wall seconds, exit status, phase medians, peak RSS of the ranks (KiB; 64-rank runs only). */
+    private record Result(double seconds, int status, double[] phases, long medianRssKb, long maxRssKb) {
+        static Result median(List<Result> each) {
+            double[] phases = new double[PHASES.length];
+            for (int c = 0; c < PHASES.length; c++) {
+                final int column = c;
+                phases[c] = LaunchBench.median(each.stream().mapToDouble(r -> r.phases[column])
+                        .filter(v -> !Double.isNaN(v)).toArray());
+            }
+            int worst = each.stream().mapToInt(Result::status).filter(s -> s != 0).findFirst().orElse(0);
+            return new Result(LaunchBench.median(each.stream().mapToDouble(Result::seconds).toArray()), worst,
+                    phases, each.get(0).medianRssKb, each.get(0).maxRssKb);
+        }
+    }
+
+    /** The JVM the floor runs: prints hello and exits. */
+    public static final class Hello {
+        public static void main(String[] args) {
+            System.out.println("hello");
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.sperli.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The baseline of {@link LaunchBench}: an MPI hello in C, built with {@code mpicc} into a temporary directory and run
+ * with {@code mpirun -np N} over TCP on this machine (Open MPI: {@code --mca btl tcp,self}, oversubscribed as SPERLI
+ * is, allowed as root as CI runs).
+ */
+final class MpiHello {
+    private static final String SOURCE = String.join("\n",
+            "#include <mpi.h>",
+            "#include <stdio.h>",
+            "int main(int argc, char **argv) {",
+            "  int rank, size;",
+            "  MPI_Init(&argc, &argv);",
+            "  MPI_Comm_rank(MPI_COMM_WORLD, &rank);",
+            "  MPI_Comm_size(MPI_COMM_WORLD, &size);",
+            "  printf(\"hello from rank %d of %d\\n\", rank, size);",
+            "  MPI_Finalize();",
+            "  return 0;",
+            "}", "");
+
+    private MpiHello() {
+    }
+
+    /** The built binary, or null when mpicc or mpirun is not installed or the build failed. */
+    static Path build() throws IOException, InterruptedException {
+        if (!onPath("mpicc") || !onPath("mpirun")) {
+            return null;
+        }
+        Path dir = Files.createTempDirectory("sperli-bench-mpi-");
+        dir.toFile().deleteOnExit();
+        Path source = Files.writeString(dir.resolve("hello.c"), SOURCE);
+        Path binary = dir.resolve("hello");
+        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", binary.toString(), source.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!cc.waitFor(120, TimeUnit.SECONDS) || cc.exitValue() != 0) {
+            return null;
+        }
+        binary.toFile().deleteOnExit();
+        source.toFile().deleteOnExit();
+        return binary;
+    }
+
+    /** Seconds from start to exit of {@code mpirun -np n binary}. */
+    static double run(Path binary, int n) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(List.of("mpirun", "--allow-run-as-root", "--oversubscribe",
+                "--mca", "btl", "tcp,self", "-np", String.valueOf(n), binary.toString()))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
