@@ -13,6 +13,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
@@ -46,6 +49,8 @@ import org.sperli.runtime.RankRuntime;
 public final class Rankd {
     /** Reasons 7 and 8 send code 0 (tables section 2), which {@link RankRuntime#abort} writes for a null code. */
     static final ErrorCode PROGRAM_OR_OPERATOR_ABORT_CODE = null;
+    /** The longest a rank that ends waits for its TLS engine to finish loading. */
+    private static final long ENGINE_SETTLE_SECONDS = 10;
 
     private final InputStream stdin;
     private final PrintStream stdout;
@@ -61,7 +66,7 @@ public final class Rankd {
     private volatile RankRuntime runtime;
     private volatile PemDirectory pems;
     private volatile int rank = -1;
-    private CompletableFuture<CryptoEngine.Choice> engine;
+    private volatile CompletableFuture<CryptoEngine.Choice> engine;
 
     Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env,
           LongSupplier wallClockMs, boolean mayHalt) {
@@ -96,8 +101,27 @@ public final class Rankd {
                     true);
         } finally {
             removePems();
+            settleEngine();
         }
         return finish(outcome) ? outcome.status() : -1;
+    }
+
+    /**
+     * Lets the engine's loading end before the process does, also after a refusal that came first: ACCP unpacks its
+     * library into the temporary directory and removes it once loaded, and an exit in between would leave it there.
+     */
+    private void settleEngine() {
+        CompletableFuture<CryptoEngine.Choice> loading = engine;
+        if (loading == null) {
+            return;
+        }
+        try {
+            loading.get(ENGINE_SETTLE_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // The rank is ending anyway; an engine that failed or hangs has nothing left to clean.
+        }
     }
 
     /** Flushes the streams and exits with {@code status}; the shutdown hook then knows this exit is no stop. */
