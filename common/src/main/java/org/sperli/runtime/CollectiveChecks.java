@@ -9,9 +9,10 @@ import org.sperli.collective.Combine;
 import org.sperli.protocol.Limits;
 
 /**
- * The argument checks of the collectives. All but {@link #blocksFault} are checks every rank makes alone before
- * anything is sent: they throw H1618 and the job goes on. The scatter blocks exist only at the root, so a fault there
- * is returned for the caller to end the job with (ABORT reason 4).
+ * The argument checks of the collectives. The throwing ones are checks every rank makes alone before anything is
+ * sent: they throw H1618 and the job goes on. The bcast data and the scatter blocks exist only at the root, so a
+ * fault there ({@link #dataFault}, {@link #blocksFault}) is returned for the caller to end the job with (ABORT
+ * reason 4).
  */
 final class CollectiveChecks {
     /** The code a null element type is refused as: above 6. */
@@ -29,14 +30,23 @@ final class CollectiveChecks {
         }
     }
 
-    /** Data of bcast and gather: present, at most {@link Limits#MAX_COLLECTIVE_DATA} bytes. */
+    /** Data of gather, which every rank holds: present, at most {@link Limits#MAX_COLLECTIVE_DATA} bytes. */
     static void data(byte[] data) {
+        String fault = dataFault(data);
+        if (fault != null) {
+            throw refused(fault);
+        }
+    }
+
+    /** What is wrong with collective data (absent, over {@link Limits#MAX_COLLECTIVE_DATA} bytes), or null. */
+    static String dataFault(byte[] data) {
         if (data == null) {
-            throw refused("data=null");
+            return "data=null";
         }
         if (data.length > Limits.MAX_COLLECTIVE_DATA) {
-            throw refused("data length=" + data.length + ", maximum " + Limits.MAX_COLLECTIVE_DATA);
+            return "data length=" + data.length + ", maximum " + Limits.MAX_COLLECTIVE_DATA;
         }
+        return null;
     }
 
     /** Operation 1..10, type 0..6, the two allowed together, whole elements, at most the limit (Combine's order). */

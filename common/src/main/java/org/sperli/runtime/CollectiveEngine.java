@@ -28,7 +28,7 @@ import org.sperli.runtime.CollectiveWire.Received;
  * <p>Every call takes the next sequence number first, so a refused call still counts. Then come the checks a rank
  * can make alone (H1618, nothing sent, the job goes on); with one rank the call ends there and returns its data as
  * given. Phases: barrier 0 then 1 with empty data; bcast 1; reduce 0; allreduce 0 then 1; gather 0; scatter 1.
- * Checks only one rank can make end the job through {@link CollectiveWire}.
+ * Checks only one rank can make (the root's bcast data and scatter blocks) end the job through {@link CollectiveWire}.
  *
  * <p>Calls are serialised on this object: the collectives of a rank happen one at a time, in program order.
  */
@@ -69,7 +69,7 @@ final class CollectiveEngine {
         checkRoot(root);
         boolean atRoot = root == frames.rank();
         if (atRoot) {
-            CollectiveChecks.data(dataAtRoot);
+            checkRootData(call, dataAtRoot);
         }
         if (frames.size() == 1) {
             return dataAtRoot;
@@ -341,13 +341,25 @@ final class CollectiveEngine {
     }
 
     /**
+     * The bcast data only the root holds: present and at most the limit. Anything else ends the job as the scatter
+     * blocks do (ABORT reason 4, code 1618, the root throws H1618): refused at the root alone, the others would wait
+     * for the data for ever, their heartbeats keeping the job alive.
+     */
+    private void checkRootData(CollectiveCall call, byte[] data) {
+        String fault = CollectiveChecks.dataFault(data);
+        if (fault != null) {
+            throw wire.endJob(Abort.Reason.ROOT_DATA_REFUSED, ErrorCode.H1618, call, fault + " at the root");
+        }
+    }
+
+    /**
      * The scatter blocks only the root holds: one per rank, none null or over the limit. Anything else ends the
      * job: ABORT reason 4, code 1618, and the root throws H1618.
      */
     private void checkBlocks(CollectiveCall call, List<byte[]> blocks) {
         String fault = CollectiveChecks.blocksFault(blocks, frames.size());
         if (fault != null) {
-            throw wire.endJob(Abort.Reason.SCATTER_BLOCKS, ErrorCode.H1618, call, fault);
+            throw wire.endJob(Abort.Reason.ROOT_DATA_REFUSED, ErrorCode.H1618, call, fault);
         }
     }
 

@@ -143,15 +143,23 @@ class CollectiveAbortTest {
         assertTrue(out.get(0).contains("frame from rank 1: sequence=2, expected 1"), out.get(0));
     }
 
+    /** Refused at the root alone, the others would wait for the data for ever: the root ends the job. */
     @Test
-    void bcastDataOverTheLimitRefusedAtTheRootAloneLeavesTheOthersOneCallBehind() {
+    void bcastDataOverTheLimitEndsTheJobH1618AtTheRootH1612Elsewhere() {
         byte[] over = new byte[Communicator.MAX_COLLECTIVE_DATA + 1];
-        List<String> out = run(2, rt -> codes(rt,
-                () -> rt.bcast(0, rt.rank() == 0 ? over : null),
-                () -> rt.bcast(0, rt.rank() == 0 ? EIGHT : null),
-                rt::barrier));
-        assertCodes(out, "H1618 " + ABORTED, "H1617");
-        assertTrue(out.get(1).contains("frame from rank 0: sequence=2, expected 1"), out.get(1));
+        List<String> out = run(3, rt -> codes(rt,
+                () -> rt.bcast(1, rt.rank() == 1 ? over : null),
+                () -> rt.recv(1, 7)));
+        assertCodes(out, BYSTANDER, "H1618", BYSTANDER);
+        assertTrue(out.get(1).contains("data length=16777201, maximum 16777200 at the root"), out.get(1));
+        assertAbortSeenByOne(out, 4, "H1618");
+    }
+
+    @Test
+    void bcastWithoutDataAtTheRootEndsTheJobH1618AtTheRoot() {
+        List<String> out = run(2, rt -> codes(rt, () -> rt.bcast(0, null)));
+        assertCodes(out, "H1618", "H1612");
+        assertTrue(out.get(0).contains("data=null at the root"), out.get(0));
     }
 
     @Test

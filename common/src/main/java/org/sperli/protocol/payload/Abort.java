@@ -42,8 +42,8 @@ public record Abort(long reason, long code, String message) {
         REFUSED(2),
         /** A collective frame does not answer the call; 1617 (1618 for reduce lengths). */
         COLLECTIVE_MISMATCH(3),
-        /** Scatter data at the root is not whole blocks; 1618. */
-        SCATTER_BLOCKS(4),
+        /** Data only the root holds was refused: bcast data missing or over the limit, scatter blocks; 1618. */
+        ROOT_DATA_REFUSED(4),
         /** A checkpoint failed; the failure's code. */
         CHECKPOINT_FAILED(5),
         /** A resume failed; the failure's code. */
