@@ -22,6 +22,7 @@ import org.sperli.launcher.job.JobSupervisor;
 import org.sperli.launcher.job.LaunchTimeline;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.job.SilenceLimit;
 import org.sperli.launcher.report.Console;
 import org.sperli.launcher.report.JobSummary;
 import org.sperli.launcher.ssh.SshRanks;
@@ -56,7 +57,8 @@ final class JobRunner {
     static int run(Request request, LaunchEnvironment environment, JobControl control, Console console) {
         LaunchTimeline timeline = new LaunchTimeline(System::nanoTime);
         LaunchOptions launch = request.launch();
-        if (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS) {
+        if (launch.silenceMs != null
+                && (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS)) {
             throw LauncherException.usage("--silence-ms " + launch.silenceMs + " is not in " + Limits.MIN_SILENCE_MS
                     + ".." + Limits.MAX_SILENCE_MS);
         }
@@ -88,7 +90,11 @@ final class JobRunner {
         boolean asked = launch.tlsEngine != null || environment.variables().containsKey(CryptoEngine.VARIABLE);
         command = command.withTlsEngine(asked ? engine : null);
         long startNs = System.nanoTime();
-        JobKit kit = JobKit.create(plan.entries(), launch.silenceMs, JOB_LIFETIME, Instant.now(), new SecureRandom());
+        int localRanks = (int) plan.entries().stream()
+                .filter(e -> HostPlan.runsLocally(e.host(), request.forceSsh())).count();
+        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks, Runtime.getRuntime().availableProcessors());
+        silence.note().ifPresent(console::note);
+        JobKit kit = JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, Instant.now(), new SecureRandom());
         timeline.keysMade();
         console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
                 + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");

@@ -23,10 +23,11 @@ public final class LaunchOptions {
                     + " ${DEFAULT-VALUE}).")
     int portBase;
 
-    @Option(names = "--silence-ms", paramLabel = "N", defaultValue = "" + Limits.DEFAULT_SILENCE_MS,
+    @Option(names = "--silence-ms", paramLabel = "N",
             description = "A peer silent this long is lost, " + Limits.MIN_SILENCE_MS + ".." + Limits.MAX_SILENCE_MS
-                    + " (default: ${DEFAULT-VALUE}). Raise it for ranks that may stall.")
-    long silenceMs;
+                    + " (default: " + Limits.DEFAULT_SILENCE_MS + ", longer for more than 4 local ranks per core)."
+                    + " Raise it for ranks that may stall.")
+    Long silenceMs;
 
     @Option(names = "--no-prefix", description = "Do not prefix rank output lines with [rank N].")
     boolean noPrefix;

@@ -1,0 +1,38 @@
+package org.sperli.launcher.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The silence limit the launcher picks when the operator gave none. */
+class SilenceLimitTest {
+    @Test
+    void upToFourLocalRanksPerCoreKeepTheDefaultWithoutANote() {
+        SilenceLimit limit = SilenceLimit.of(null, 8, 2);
+        assertEquals(5000, limit.ms());
+        assertEquals(Optional.empty(), limit.note());
+    }
+
+    @Test
+    void moreLocalRanksPerCoreGetFiveSecondsMorePerFourRanksPerCoreAndANote() {
+        assertEquals(10_000, SilenceLimit.of(null, 9, 2).ms());
+        SilenceLimit limit = SilenceLimit.of(null, 64, 2);
+        assertEquals(40_000, limit.ms());
+        assertTrue(limit.note().orElseThrow().startsWith("silence limit 40000 ms, not 5000: 64 local ranks on 2 cores"),
+                limit.note().orElseThrow());
+    }
+
+    @Test
+    void theAutomaticLimitStopsAtSixtySeconds() {
+        assertEquals(60_000, SilenceLimit.of(null, 4096, 1).ms());
+    }
+
+    @Test
+    void theOperatorsLimitIsKeptAsGivenWithoutANote() {
+        SilenceLimit limit = SilenceLimit.of(3000L, 64, 2);
+        assertEquals(3000, limit.ms());
+        assertEquals(Optional.empty(), limit.note());
+    }
+}
