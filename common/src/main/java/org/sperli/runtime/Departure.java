@@ -10,8 +10,12 @@ import org.sperli.transport.PeerChannel;
 
 /**
  * The normal end of a rank (tables section 10): BYE on every connection, then each closed (close_notify) once its
- * peer has read the BYE, waiting at most {@link #BYE_LINGER} in all, so that our close cannot reset a connection
- * whose peer still has our last messages unread. After a failure only the connections are closed.
+ * peer has read the BYE, waiting at most {@link #BYE_LINGER} for the peers, so that our close cannot reset a
+ * connection whose peer still has our last messages unread. After a failure only the connections are closed.
+ *
+ * <p>The BYEs themselves are waited for up to the silence limit, not only the linger: a close discards a write that
+ * is still queued, and a peer that then sees the close without the BYE fails the job (H1613). On a machine with far
+ * more ranks than cores, writing a BYE took longer than 2 s.
  */
 final class Departure {
     /** How long a leaving rank waits for its BYEs to be read. */
@@ -21,16 +25,17 @@ final class Departure {
     private Departure() {
     }
 
-    static void leave(FrameLink frames, Links links, JobFate fate) {
+    static void leave(FrameLink frames, Links links, JobFate fate, Duration byeWriteBound) {
         boolean sayBye = fate.leave();
         List<ChannelFuture> byes = sayBye
                 ? links.writeToAll(peer -> true, peer -> OutboundFrame.empty(frames.header(FrameType.BYE, 0, peer, 0,
                         0)))
                 : List.of();
-        long lingerEnd = System.nanoTime() + BYE_LINGER.toNanos();
+        long writeEnd = System.nanoTime() + byeWriteBound.toNanos();
         for (ChannelFuture bye : byes) {
-            bye.awaitUninterruptibly(Math.max(0, lingerEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
+            bye.awaitUninterruptibly(Math.max(0, writeEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
+        long lingerEnd = System.nanoTime() + BYE_LINGER.toNanos();
         List<PeerChannel> all = links.all();
         if (!byes.isEmpty()) {
             // Keep reading (the mailbox drops what comes) until each peer has read our BYE and closed.

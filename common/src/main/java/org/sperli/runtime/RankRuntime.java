@@ -1,6 +1,7 @@
 package org.sperli.runtime;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -188,7 +189,7 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      */
     @Override
     public void close() {
-        Departure.leave(frames, links, fate);
+        Departure.leave(frames, links, fate, Duration.ofMillis(config.silenceMs()));
         if (connections != null) {
             connections.close();
         }
