@@ -31,7 +31,8 @@ import org.sperli.launcher.report.Console;
  *
  * <p>Ending ranks: when one rank failed, the others first have up to {@link #SETTLE} to end by themselves, as they do
  * once its ABORT or its closed connections reach them, so that each reports its own code (a checkpoint refused on
- * every rank shows as such, not as ranks the launcher stopped). Then SIGTERM to each rank still running (a rank turns
+ * every rank shows as such, not as ranks the launcher stopped). A rank that failed before it was connected to every
+ * peer gets no settling: some peers have no connection to hear it on, and would only wait for their setup bound. Then SIGTERM to each rank still running (a rank turns
  * it into ABORT reason 8), up to {@link #TERMINATE_GRACE} for all of them to go, then a kill, then up to
  * {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher) does the same from another thread, without the
  * settling, and no restart follows.
@@ -124,7 +125,8 @@ public final class JobSupervisor {
                 if (failure == null) {
                     failure = await(ranks);
                 }
-                if (failure != null && !failure.stopped() && !failure.permanent()) {
+                if (failure != null && !failure.stopped() && !failure.permanent()
+                        && progress.peersWillHear(failure.rank())) {
                     settle(ranks);
                 }
             } finally {
@@ -374,25 +376,25 @@ public final class JobSupervisor {
         }
     }
 
-    /** Why an incarnation ended. */
-    private record Failure(String what, boolean stopped, boolean permanent) {
+    /** Why an incarnation ended; {@code rank} is the rank that failed, or -1 when no rank did. */
+    private record Failure(String what, boolean stopped, boolean permanent, int rank) {
         static Failure stoppedByOperator() {
-            return new Failure("stopped by the operator", true, false);
+            return new Failure("stopped by the operator", true, false, -1);
         }
 
         static Failure permanentFailure(String what) {
-            return new Failure(what, false, true);
+            return new Failure(what, false, true, -1);
         }
 
         static Failure restartable(String what) {
-            return new Failure(what, false, false);
+            return new Failure(what, false, false, -1);
         }
 
         static Failure ofRank(RankProcess p, int status) {
             String last = p.lastStderrLine();
             String what = "rank " + p.rank() + " (" + p.where() + ") " + RankStatus.describe(status)
                     + (last.isEmpty() ? "" : ": " + last);
-            return new Failure(what, false, RankStatus.isFinal(status));
+            return new Failure(what, false, RankStatus.isFinal(status), p.rank());
         }
 
         String describe() {

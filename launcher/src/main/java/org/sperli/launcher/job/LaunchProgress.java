@@ -20,6 +20,7 @@ final class LaunchProgress {
     private int connectedCount;
     private int runningCount;
     private boolean done;
+    private boolean anyPhase;
     private long beganNs;
 
     LaunchProgress(Console console) {
@@ -36,6 +37,7 @@ final class LaunchProgress {
         connectedCount = 0;
         runningCount = 0;
         done = false;
+        anyPhase = false;
         beganNs = System.nanoTime();
     }
 
@@ -50,6 +52,9 @@ final class LaunchProgress {
      * implies connected (from running on, running), and the phases before it do not count here.
      */
     synchronized void phase(int rank, RankPhase phase) {
+        if (rank >= 0 && rank < size) {
+            anyPhase = true;
+        }
         if (done || rank < 0 || rank >= size || phase.compareTo(RankPhase.CONNECTED) < 0) {
             return;
         }
@@ -62,6 +67,18 @@ final class LaunchProgress {
             runningCount++;
         }
         show();
+    }
+
+    /**
+     * Whether every peer of {@code rank} has a connection to it and so hears its end by itself: it said it was
+     * connected, or no rank of this launch prints phase lines at all (another rank implementation), which leaves the
+     * question open and the peers the benefit of the doubt.
+     */
+    synchronized boolean peersWillHear(int rank) {
+        if (rank < 0 || rank >= size) {
+            return true;
+        }
+        return connected[rank] || !anyPhase;
     }
 
     /** The incarnation ended: the line goes away. */

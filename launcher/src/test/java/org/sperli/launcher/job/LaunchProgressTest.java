@@ -129,4 +129,18 @@ class LaunchProgressTest {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         sink.write(b, 0, b.length);
     }
+
+    @Test
+    void peersHearOnlyARankThatWasConnectedUnlessNoRankPrintsPhases() {
+        LaunchProgress progress = new LaunchProgress(console(false, false));
+        progress.begin(1, 3);
+        assertTrue(progress.peersWillHear(1), "no phase lines at all: another rank implementation");
+        progress.phase(0, RankPhase.STARTED);
+        assertFalse(progress.peersWillHear(1), "rank 1 never said it was connected");
+        progress.phase(1, RankPhase.CONNECTED);
+        assertTrue(progress.peersWillHear(1));
+        progress.begin(2, 3);
+        progress.phase(2, RankPhase.LISTENING);
+        assertFalse(progress.peersWillHear(1), "a new incarnation starts from nothing");
+    }
 }
