@@ -15,11 +15,15 @@ import org.sperli.transport.PeerChannel;
  * the dialing or the accepting side as the ranks' order says; a second claim is H1611.
  */
 final class Links {
+    /** How many stall bounds a rank waits for its first peer. */
+    static final int FIRST_CONTACT_FACTOR = 4;
+
     private final PeerChannel[] channels;
     private final boolean[] claimed;
     private final boolean[] helloDone;
     private final int ownRank;
     private long lastProgressNs = System.nanoTime();
+    private boolean contacted;
 
     Links(int size, int ownRank) {
         this.channels = new PeerChannel[size];
@@ -52,12 +56,32 @@ final class Links {
      */
     synchronized void progressed() {
         lastProgressNs = System.nanoTime();
+        contacted = true;
         notifyAll();
     }
 
-    /** Whether nothing has progressed for {@code stallNs}. */
+    /** The setup begins: its clock starts, and no peer has been heard from yet. */
+    synchronized void setupBegins() {
+        lastProgressNs = System.nanoTime();
+        contacted = false;
+    }
+
+    /**
+     * Whether nothing has progressed for {@code stallNs}, or, before any peer was heard from, for
+     * {@link #FIRST_CONTACT_FACTOR} times that: the last rank is dialed last by every lower rank, which on a busy
+     * machine reach it long after it listens.
+     */
     synchronized boolean stalled(long stallNs) {
-        return System.nanoTime() - lastProgressNs > stallNs;
+        return System.nanoTime() - lastProgressNs > bound(stallNs);
+    }
+
+    /** Whether any peer has been heard from since the setup began. */
+    synchronized boolean contacted() {
+        return contacted;
+    }
+
+    private long bound(long stallNs) {
+        return contacted ? stallNs : FIRST_CONTACT_FACTOR * stallNs;
     }
 
     /** The connection of {@code peer}, or null while it has none. */
@@ -80,7 +104,7 @@ final class Links {
             if (missing().isEmpty()) {
                 return true;
             }
-            long left = lastProgressNs + stallNs - System.nanoTime();
+            long left = lastProgressNs + bound(stallNs) - System.nanoTime();
             if (left <= 0) {
                 return false;
             }

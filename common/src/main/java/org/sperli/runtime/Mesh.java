@@ -29,7 +29,8 @@ import org.sperli.transport.PeerPipeline;
  * bounded by 30 s and not retried), accept one connection from
  * every lower rank, check identities after each handshake, send HELLO at once, and wait until every peer's HELLO was
  * checked. The setup fails with H1613 only when it stops moving: 30 s in which no peer's port answered, no handshake
- * finished and no HELLO was checked. A fixed bound for the whole setup failed healthy jobs of many ranks on a busy
+ * finished and no HELLO was checked (120 s before the first of these). A fixed bound for the whole setup failed
+ * healthy jobs of many ranks on a busy
  * machine, where the last rank may start listening a minute after the first. The listening socket is closed
  * afterwards.
  */
@@ -66,7 +67,7 @@ final class Mesh {
         if (config.size() == 1) {
             return;
         }
-        links.progressed();
+        links.setupBegins();
         String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(config.tls()::server,
                 config.handshakeTimeout().toMillis(), this::accepted));
         if (refused != null) {
@@ -116,7 +117,7 @@ final class Mesh {
                     PeerAddress entry = config.hosts().get(peer);
                     throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "could not reach rank " + peer + " at "
                             + entry.host() + ":" + entry.port() + ", and the setup has not moved for "
-                            + seconds(config.setupStall()));
+                            + seconds(stallBound()));
                 }
                 // A peer about to listen is met within milliseconds; a slow one costs at most 100 ms more.
                 sleep(interval);
@@ -184,7 +185,12 @@ final class Mesh {
             Thread.currentThread().interrupt();
         }
         throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "setup has not moved for "
-                + seconds(config.setupStall()) + "; missing HELLO from ranks " + links.missing());
+                + seconds(stallBound()) + "; missing HELLO from ranks " + links.missing());
+    }
+
+    /** The stall bound in force: longer while no peer has been heard from. */
+    private Duration stallBound() {
+        return links.contacted() ? config.setupStall() : config.setupStall().multipliedBy(Links.FIRST_CONTACT_FACTOR);
     }
 
     private static String seconds(Duration d) {

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * dumps the archive from both lists ({@code java -Xshare:dump}, once, about 5 s). Later JVMs start with
  * {@code -XX:SharedArchiveFile=BASE.jsa}; a JVM that finds the archive does not match (another JDK build, a changed
  * jar) ignores it and starts as before. Lambda and lambda-form lines are left out of the list: dumping them crashes
- * some JDK 17 builds (Debian's 17.0.15) and they are a small part of the gain.
+ * some JDK 17 builds (Debian's 17.0.15) and they are a small part of the gain. The job's own classes are left out
+ * too (see {@link #className}).
  */
 public final class ClassDataArchive {
     /** The system property with the archive's base path, set by {@code scripts/sperli}. */
@@ -87,8 +88,9 @@ public final class ClassDataArchive {
             for (Path list : List.of(launcherList, rankList)) {
                 if (Files.isRegularFile(list)) {
                     for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
-                        if (!line.isBlank() && !line.startsWith("@")) {
-                            lines.add(line);
+                        String name = className(line);
+                        if (name != null) {
+                            lines.add(name);
                         }
                     }
                 }
@@ -106,6 +108,7 @@ public final class ClassDataArchive {
                         + dump.exitValue());
             }
             moveIntoPlace(partial, archive());
+            removeEarlierBuilds();
             return Optional.of("made a class-data archive for faster starts on this JDK: " + archive());
         } catch (IOException e) {
             return Optional.of("class-data archive not made: " + e.getMessage());
@@ -117,6 +120,34 @@ public final class ClassDataArchive {
             deleteQuietly(merged);
             deleteQuietly(rankList);
             deleteQuietly(launcherList);
+        }
+    }
+
+    /**
+     * The class a class-list line names, or null for a line to leave out: comments, lambda and lambda-form lines
+     * ({@code @...}), and classes of other class loaders ({@code ... source: JAR}: the job's own classes). Newer
+     * JDKs number every line ({@code name id: N}); the numbers of two JVMs' lists collide, so only names are kept.
+     */
+    static String className(String line) {
+        String text = line.strip();
+        if (text.isEmpty() || text.startsWith("#") || text.startsWith("@") || text.contains(" source: ")) {
+            return null;
+        }
+        int space = text.indexOf(' ');
+        return space < 0 ? text : text.substring(0, space);
+    }
+
+    /** Archives and lists of earlier builds of the same jar: about 30 MB each, never to be used again. */
+    private void removeEarlierBuilds() {
+        String jarStem = jar.getFileName().toString().replaceAll("\\.jar$", "") + "-";
+        String ours = base.getFileName().toString();
+        try (var files = Files.list(base.getParent())) {
+            files.filter(f -> {
+                String name = f.getFileName().toString();
+                return name.startsWith(jarStem) && !name.startsWith(ours + ".") && !name.contains(".partial-");
+            }).forEach(ClassDataArchive::deleteQuietly);
+        } catch (IOException e) {
+            // only space is lost
         }
     }
 

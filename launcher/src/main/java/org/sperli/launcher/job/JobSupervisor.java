@@ -32,10 +32,10 @@ import org.sperli.launcher.report.Console;
  * <p>Ending ranks: when one rank failed, the others first have up to {@link #SETTLE} to end by themselves, as they do
  * once its ABORT or its closed connections reach them, so that each reports its own code (a checkpoint refused on
  * every rank shows as such, not as ranks the launcher stopped). A rank that failed before it was connected to every
- * peer gets no settling: some peers have no connection to hear it on, and would only wait for their setup bound. Then SIGTERM to each rank still running (a rank turns
- * it into ABORT reason 8), up to {@link #TERMINATE_GRACE} for all of them to go, then a kill, then up to
- * {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher) does the same from another thread, without the
- * settling, and no restart follows.
+ * peer gets no settling: some peers have no connection to hear it on, and would only wait for their setup bound.
+ * Then SIGTERM to each rank still running (a rank turns it into ABORT reason 8), up to {@link #TERMINATE_GRACE}
+ * for all of them to go, then a kill, then up to {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher)
+ * does the same from another thread, without the settling, and no restart follows.
  *
  * <p>Not restarted, because another try cannot help: a rank that refused its description or jar (status 2), and a
  * rank command the shell could not run (126, 127). Those end the job with {@link ExitCodes#START_FAILED}.
