@@ -19,8 +19,8 @@ import javax.net.ssl.SSLContext;
  * environment variable {@value #VARIABLE}; {@code auto} (the default) takes ACCP when its native library loads, else
  * the JDK. ACCP runs each algorithm's self test on that algorithm's first use (all of them at once, as
  * {@code assertHealthy} would, cost a rank a tenth of its start-up); a failed one fails that use, which ends the
- * handshake with H1611. {@link AccpLibrary} lets a rank JVM load the library without unpacking it. {@code accp} asked for but not loadable falls back to the JDK, and
- * {@link Choice#note} says so in one line.
+ * handshake with H1611. {@link AccpLibrary} lets a rank JVM load the library without unpacking it. {@code accp}
+ * asked for but not loadable falls back to the JDK, and {@link Choice#note} says so in one line.
  */
 public final class CryptoEngine {
     /** SunJSSE's system property with the key exchange groups it offers, in order. */
