@@ -33,8 +33,8 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
  * <p>Bouncy Castle lays out the DER and makes the Ed25519 signature with its lightweight API
  * ({@link Ed25519ContentSigner}: deterministic by RFC 8032, several times faster than the JDK 17 provider, which
  * matters at 4096 ranks per launch, and without the cost of setting up its JCA provider); the result is parsed back
- * by the JDK's certificate factory, so the certificates are exactly what the JDK's TLS stack will see. Keys come and go as JDK keys.
- * Subjects are a single CN; the caller decides the names and the validity.
+ * by the JDK's certificate factory, so the certificates are exactly what the JDK's TLS stack will see. Keys come and
+ * go as JDK keys. Subjects are a single CN; the caller decides the names and the validity.
  */
 public final class CertificateBuilder {
     /** How the rank's host goes into the subject alternative name. */
