@@ -35,8 +35,8 @@ import java.util.zip.ZipFile;
  * <p>Trust: the copy lives in {@code $XDG_CACHE_HOME/sperli/native/accp-CRC-SIZE/} (default {@code ~/.cache}), a
  * directory only its owner can use, as the jar it comes from is the owner's; it is written under a temporary name
  * and renamed, and used only when its size and CRC-32 are those of the jar entry and the directory is the user's
- * with mode 700. Anything else (no ACCP jar on the class path, another platform, a cache that cannot be written) means no options:
- * the rank then unpacks the library itself as before.
+ * with mode 700. Anything else (no ACCP jar on the class path, another platform, a cache that cannot be written)
+ * means no options: the rank then unpacks the library itself as before.
  */
 public final class AccpLibrary {
     /** ACCP's own name for the switch that makes it call {@code System.loadLibrary}. */
