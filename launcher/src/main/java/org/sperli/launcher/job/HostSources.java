@@ -100,7 +100,8 @@ public final class HostSources {
         String nodelist = env.get(SLURM_NODELIST);
         if (nodelist == null || nodelist.isBlank()) {
             throw LauncherException.usage("--hosts-from slurm: " + SLURM_NODELIST
-                    + " is not set (run inside a Slurm allocation, or use --hosts)");
+                    + (nodelist == null ? " is not set" : " is set but empty")
+                    + " (run inside a Slurm allocation, or use --hosts)");
         }
         List<String> nodes = SlurmHostlist.expand(nodelist.strip());
         String tasks = env.get(SLURM_TASKS_PER_NODE);

@@ -48,17 +48,17 @@ public final class SlurmHostlist {
             int paren = p.indexOf('(');
             if (paren >= 0) {
                 if (!p.endsWith(")") || !p.startsWith("x", paren + 1)) {
-                    throw bad(value, "'" + p + "' is not N or N(xM)");
+                    throw badTasks(value, "'" + p + "' is not N or N(xM)");
                 }
-                repeat = number(value, p.substring(paren + 2, p.length() - 1));
+                repeat = tasksNumber(value, p.substring(paren + 2, p.length() - 1));
                 p = p.substring(0, paren);
             }
-            int count = number(value, p);
+            int count = tasksNumber(value, p);
             if (count == 0 || repeat == 0) {
-                throw bad(value, "a count of 0");
+                throw badTasks(value, "a count of 0");
             }
             if (counts.size() + (long) repeat > MAX_NAMES) {
-                throw bad(value, "more than " + MAX_NAMES + " nodes");
+                throw badTasks(value, "more than " + MAX_NAMES + " nodes");
             }
             for (int i = 0; i < repeat; i++) {
                 counts.add(count);
@@ -152,6 +152,20 @@ public final class SlurmHostlist {
             }
         }
         return Integer.parseInt(text);
+    }
+
+    private static int tasksNumber(String value, String text) {
+        try {
+            return number(value, text);
+        } catch (LauncherException e) {
+            throw badTasks(value, "'" + text + "' is not a number of 1..9 digits");
+        }
+    }
+
+    /** A refusal of SLURM_TASKS_PER_NODE, named as such (it is not the host list). */
+    private static LauncherException badTasks(String value, String what) {
+        String shown = value.length() > 80 ? value.substring(0, 80) + "..." : value;
+        return LauncherException.usage("SLURM_TASKS_PER_NODE '" + shown + "': " + what);
     }
 
     private static LauncherException bad(String expression, String what) {

@@ -130,6 +130,18 @@ class RunCommandUsageTest {
     }
 
     @Test
+    void aSlurmNodeListSetButEmptyIsNamedAsSuch() throws IOException {
+        assertUsage(runWith(Map.of("SLURM_JOB_NODELIST", " "), "run", "--hosts-from", "slurm", jar().toString()),
+                "SLURM_JOB_NODELIST is set but empty");
+    }
+
+    @Test
+    void aBadTaskCountNamesSlurmTasksPerNodeNotTheHostList() throws IOException {
+        assertUsage(runWith(Map.of("SLURM_JOB_NODELIST", "node1", "SLURM_TASKS_PER_NODE", "0"), "run",
+                "--hosts-from", "slurm", jar().toString()), "SLURM_TASKS_PER_NODE '0': a count of 0");
+    }
+
+    @Test
     void refusesABadSlurmNodeList() throws IOException {
         assertUsage(runWith(Map.of("SLURM_JOB_NODELIST", "node[04-01]"), "run", "--hosts-from", "slurm",
                 jar().toString()), "range 04-01 runs backwards");
