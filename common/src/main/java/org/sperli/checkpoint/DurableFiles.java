@@ -3,12 +3,14 @@ package org.sperli.checkpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -130,5 +132,22 @@ public final class DurableFiles {
         } catch (NoSuchFileException e) {
             // already gone: the goal is reached
         }
+    }
+
+    /** An I/O failure in words, without the exception's class name: what is in the way, and where. */
+    public static String reason(IOException e) {
+        if (e instanceof FileAlreadyExistsException f) {
+            return f.getFile() + " is in the way (a file where a directory belongs)";
+        }
+        if (e instanceof NoSuchFileException f) {
+            return f.getFile() + " does not exist";
+        }
+        if (e instanceof AccessDeniedException f) {
+            return "permission denied: " + f.getFile();
+        }
+        if (e instanceof NotDirectoryException f) {
+            return f.getFile() + " is not a directory";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

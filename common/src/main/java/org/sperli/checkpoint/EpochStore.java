@@ -214,6 +214,6 @@ public final class EpochStore {
     }
 
     private static SperliException cannot(String what, IOException e) {
-        return new SperliException(ErrorCode.H1619, "cannot " + what + ": " + e, e);
+        return new SperliException(ErrorCode.H1619, "cannot " + what + ": " + DurableFiles.reason(e), e);
     }
 }

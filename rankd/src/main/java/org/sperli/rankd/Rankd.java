@@ -20,6 +20,7 @@ import java.util.function.LongSupplier;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.SperliJob;
+import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobDescriptionValidator;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
@@ -147,6 +148,13 @@ public final class Rankd {
             return Outcome.completed();
         }
         phase(RankPhase.STARTED);
+        if (arguments.checkpointDirOrNull() != null) {
+            String problem = CheckpointDirectory.problem(arguments.checkpointDirOrNull());
+            if (problem != null) {
+                return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " command line refused: --checkpoint-dir "
+                        + RankdArguments.printable(arguments.checkpointDirOrNull().toString()) + ": " + problem, null);
+            }
+        }
         String engineWord;
         try {
             engineWord = CryptoEngine.requested(arguments.tlsEngineOrNull(), env);

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +109,16 @@ class RankdInProcessTest {
         assertEquals(2, r.status());
         assertTrue(r.stderr().contains("usage: sperli-rankd"), r.stderr());
         assertTrue(r.lastLine().startsWith("H1616 command line refused: no JAR given"), r.stderr());
+    }
+
+    @Test
+    void aCheckpointDirectoryThatIsAFileIsRefusedWithH1616BeforeStandardInputIsRead() throws IOException {
+        Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+        Result r = run(ascii("0100zz\n"), Map.of(), "--checkpoint-dir", file.toString(), "job.jar");
+        assertEquals(2, r.status());
+        assertEquals("H1616 command line refused: --checkpoint-dir " + file + ": it is a file, not a directory",
+                r.lastLine());
+        assertFalse(r.hasStackTrace(), r.stderr());
     }
 
     @Test

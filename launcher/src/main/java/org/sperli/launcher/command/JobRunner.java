@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription.HostEntry;
@@ -75,6 +76,7 @@ final class JobRunner {
             return ExitCodes.HOST_REFUSED;
         }
         JobJar jar = JobJar.open(request.jar());
+        checkCheckpointDir(request, plan);
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpointDirOrNull());
         String engine;
@@ -131,6 +133,19 @@ final class JobRunner {
             ClassDataArchive.ofThisJvm().flatMap(ClassDataArchive::makeIfMissing).ifPresent(console::note);
         }
         return result.exitStatus();
+    }
+
+    /** The checkpoint directory as local ranks would see it; SSH ranks check their own host's (H1616). */
+    private static void checkCheckpointDir(Request request, HostPlan plan) {
+        Path dir = request.checkpointDirOrNull();
+        boolean anyLocal = plan.entries().stream().anyMatch(e -> HostPlan.runsLocally(e.host(), request.forceSsh()));
+        if (dir == null || !anyLocal) {
+            return;
+        }
+        String problem = CheckpointDirectory.problem(dir);
+        if (problem != null) {
+            throw LauncherException.usage("--checkpoint-dir " + dir + ": " + problem);
+        }
     }
 
     private static boolean needsSsh(HostPlan plan, boolean forceSsh) {

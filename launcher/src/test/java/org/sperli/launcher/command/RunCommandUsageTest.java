@@ -130,6 +130,14 @@ class RunCommandUsageTest {
     }
 
     @Test
+    void aCheckpointDirectoryThatIsAFileIsRefusedBeforeAnythingStarts() throws IOException {
+        Path file = Files.writeString(dir.resolve("ckpt-file"), "x");
+        assertUsage(run("run", "--hosts", "localhost,localhost", "--checkpoint-dir", file.resolve("job").toString(),
+                jar().toString()), "--checkpoint-dir " + file.resolve("job") + ": " + file
+                + " is a file, so the directory cannot be made under it");
+    }
+
+    @Test
     void aSlurmNodeListSetButEmptyIsNamedAsSuch() throws IOException {
         assertUsage(runWith(Map.of("SLURM_JOB_NODELIST", " "), "run", "--hosts-from", "slurm", jar().toString()),
                 "SLURM_JOB_NODELIST is set but empty");
