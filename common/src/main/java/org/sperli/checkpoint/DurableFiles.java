@@ -14,7 +14,10 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * The one way checkpoint files reach the disk: write to the temporary name, fsync, rename over the final name, fsync
@@ -25,13 +28,28 @@ import java.nio.file.attribute.PosixFilePermissions;
  * state. Symbolic links are never followed when a tree is deleted.
  */
 public final class DurableFiles {
+    private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
+            PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE);
+
     private DurableFiles() {
     }
 
-    /** Opens {@code tmp} for writing from scratch: created, or truncated when an earlier try left it. */
+    /**
+     * Opens {@code tmp} for writing from scratch: created, or truncated when an earlier try left it. The file is
+     * readable by its owner only (0600), whatever the umask: a state may hold anything, like the PEM files.
+     */
     public static FileChannel openTemporary(Path tmp) throws IOException {
-        return FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), OWNER_ONLY_FILE);
+        try {
+            // A file left by an earlier try keeps its mode on truncation; make it ours again.
+            Files.setPosixFilePermissions(tmp, OWNER_READ_WRITE);
+        } catch (IOException | UnsupportedOperationException e) {
+            channel.close();
+            throw e instanceof IOException io ? io : new IOException("cannot make " + tmp + " owner-only", e);
+        }
+        return channel;
     }
 
     /** Forces {@code channel}'s bytes and metadata to the disk, then closes it. */
