@@ -89,6 +89,9 @@ public record Inspection(String directory, List<Job> jobs, List<Entry> ignored) 
      * @param size        the size the files are checked against, or null when none is known
      * @param sizeSource  where the size came from ({@code --size}, or the COMMIT of an epoch)
      * @param publicKey   where the job public key came from ({@code --public-key FILE} or {@code job.pub}), or null
+     * @param keyFromDirectory whether that key is the {@code job.pub} of the directory inspected: a COMMIT that
+     *                    verifies against it proves only that the same hand wrote both, since whoever can write the
+     *                    directory can replace them together (the ranks use the key of their description instead)
      * @param resumeEpoch the epoch a resume picks (also when it then fails to load), or null
      * @param verdict     what a restart would do
      * @param code        the code a restart would fail with (NOT_RESUMABLE only)
@@ -96,8 +99,9 @@ public record Inspection(String directory, List<Job> jobs, List<Entry> ignored) 
      * @param epochs      newest first
      * @param ignored     entries of the job directory that are not epochs or {@code job.pub}
      */
-    public record Job(String jobId, Long size, String sizeSource, String publicKey, Long resumeEpoch,
-                      JobVerdict verdict, ErrorCode code, String reason, List<Epoch> epochs, List<Entry> ignored) {
+    public record Job(String jobId, Long size, String sizeSource, String publicKey, boolean keyFromDirectory,
+                      Long resumeEpoch, JobVerdict verdict, ErrorCode code, String reason, List<Epoch> epochs,
+                      List<Entry> ignored) {
         public Job {
             epochs = List.copyOf(epochs);
             ignored = List.copyOf(ignored);

@@ -28,6 +28,7 @@ import org.sperli.checkpoint.inspect.Inspection.Entry;
 import org.sperli.checkpoint.inspect.Inspection.Epoch;
 import org.sperli.checkpoint.inspect.Inspection.FileStatus;
 import org.sperli.checkpoint.inspect.Inspection.Job;
+import org.sperli.checkpoint.inspect.Inspection.JobVerdict;
 import org.sperli.checkpoint.inspect.Inspection.LoadFrom;
 import org.sperli.checkpoint.inspect.Inspection.Rank;
 import org.sperli.checkpoint.inspect.Inspection.RankFile;
@@ -46,6 +47,10 @@ import org.sperli.protocol.Limits;
  * who can write the directory can replace both).
  */
 public final class Inspector {
+    /** What a verdict adds when the signatures were checked against the directory's own {@code job.pub}. */
+    static final String SELF_ATTESTED = "; signatures checked against job.pub from this directory itself, which"
+            + " whoever can write here can replace with the COMMITs: --public-key FILE checks against a key you trust";
+
     /** Rank 0's copy of the job public key: 1344 raw bytes in the job directory. */
     public static final String PUBLIC_KEY_FILE = EpochStore.JOB_PUBLIC_KEY;
     /** Entries listed as ignored per directory; beyond this they are only counted. */
@@ -176,8 +181,11 @@ public final class Inspector {
             commits.add(commit);
         }
         EpochVerdicts.Decision d = EpochVerdicts.decide(checked, commits);
-        return new Job(job.hex(), size, sizeSource, key == null ? null : keySource, d.resumeEpoch(), d.verdict(),
-                d.code(), d.reason(), d.epochs(), capped(ignored));
+        boolean keyFromDirectory = key != null && options.publicKeyOrNull() == null;
+        String reason = keyFromDirectory && d.verdict() == JobVerdict.RESUMABLE ? d.reason() + SELF_ATTESTED
+                : d.reason();
+        return new Job(job.hex(), size, sizeSource, key == null ? null : keySource, keyFromDirectory,
+                d.resumeEpoch(), d.verdict(), d.code(), reason, d.epochs(), capped(ignored));
     }
 
     private static Epoch epoch(Path epochDir, JobId job, long epoch, Long sizeOrNull, CommitResult commit)

@@ -66,7 +66,8 @@ public final class CheckpointReport {
     private static void job(Job job, PrintWriter out, boolean verbose) {
         out.println("job " + job.jobId() + "  size " + (job.size() == null ? "unknown (no COMMIT holds; --size N"
                 + " checks it)" : job.size() + " (from " + job.sizeSource() + ")") + "  public key: "
-                + (job.publicKey() == null ? "none (signatures not checked; --public-key FILE)" : job.publicKey()));
+                + (job.publicKey() == null ? "none (signatures not checked; --public-key FILE)" : job.publicKey()
+                + (job.keyFromDirectory() ? " (from this directory itself, not independent of the COMMITs)" : "")));
         for (Entry e : job.ignored()) {
             out.println("  ignored " + e.name() + ": " + e.note());
         }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.inspect.Inspector;
+import org.sperli.crypto.CompositeSig;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.SperliCommand;
 import picocli.CommandLine;
@@ -191,6 +192,30 @@ class InspectCheckpointTest {
         assertEquals(0, given.exit(), given.out() + given.err());
         assertTrue(given.out().contains("public key: --public-key " + key), given.out());
         assertEquals(Map.of(1L, "RESUME"), given.verdicts(), given.out());
+    }
+
+    /** A job.pub replaced together with a COMMIT forged over changed state verifies: the report says whose key. */
+    @Test
+    void aKeyFromTheDirectoryItselfIsFlaggedAndAnIndependentKeyRefusesTheForgery() throws IOException {
+        CheckpointDirs d = CheckpointDirs.create(dir);
+        d.writeEpoch(1, 2);
+        CompositeSig.KeyPair forger = CheckpointDirs.otherKey();
+        d.writeCommit(2, d.writeFiles(2, 2), forger);
+        Files.write(d.layout.jobDir().resolve(Inspector.PUBLIC_KEY_FILE), forger.publicKey());
+
+        Result trusting = inspect(dir.toString());
+        assertEquals(Map.of(1L, "REFUSED H1621", 2L, "RESUME"), trusting.verdicts(), trusting.out());
+        assertTrue(trusting.out().contains("public key: job.pub (from this directory itself, not independent of the"
+                + " COMMITs)"), trusting.out());
+        assertTrue(trusting.line("verdict: RESUMABLE").contains("signatures checked against job.pub from this"
+                + " directory itself"), trusting.out());
+        JsonNode job = new ObjectMapper().readTree(inspect(dir.toString(), "--json").out()).get("jobs").get(0);
+        assertTrue(job.get("keyFromDirectory").asBoolean(), job.toString());
+
+        Path genuine = Files.write(dir.resolve("genuine.pub"), d.key.publicKey());
+        Result checked = inspect(dir.toString(), "--public-key", genuine.toString(), "--job", d.job.hex());
+        assertEquals(Map.of(1L, "RESUME", 2L, "REFUSED H1621"), checked.verdicts(), checked.out());
+        assertFalse(checked.out().contains("from this directory itself"), checked.out());
     }
 
     @Test
