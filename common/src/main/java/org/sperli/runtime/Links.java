@@ -1,6 +1,7 @@
 package org.sperli.runtime;
 
 import io.netty.channel.ChannelFuture;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -24,6 +25,7 @@ final class Links {
     private final int ownRank;
     private long lastProgressNs = System.nanoTime();
     private boolean contacted;
+    private Duration stall = Duration.ZERO;
 
     Links(int size, int ownRank) {
         this.channels = new PeerChannel[size];
@@ -60,28 +62,28 @@ final class Links {
         notifyAll();
     }
 
-    /** The setup begins: its clock starts, and no peer has been heard from yet. */
-    synchronized void setupBegins() {
+    /**
+     * The setup begins: its clock starts, no peer has been heard from yet, and it may go {@code stall} without
+     * progress ({@link #stallBound}).
+     */
+    synchronized void setupBegins(Duration stall) {
+        this.stall = stall;
         lastProgressNs = System.nanoTime();
         contacted = false;
     }
 
     /**
-     * Whether nothing has progressed for {@code stallNs}, or, before any peer was heard from, for
+     * How long the setup may go without progress now: the stall bound, or, before any peer was heard from,
      * {@link #FIRST_CONTACT_FACTOR} times that: the last rank is dialed last by every lower rank, which on a busy
      * machine reach it long after it listens.
      */
-    synchronized boolean stalled(long stallNs) {
-        return System.nanoTime() - lastProgressNs > bound(stallNs);
+    synchronized Duration stallBound() {
+        return contacted ? stall : stall.multipliedBy(FIRST_CONTACT_FACTOR);
     }
 
-    /** Whether any peer has been heard from since the setup began. */
-    synchronized boolean contacted() {
-        return contacted;
-    }
-
-    private long bound(long stallNs) {
-        return contacted ? stallNs : FIRST_CONTACT_FACTOR * stallNs;
+    /** Whether nothing has progressed for {@link #stallBound}. */
+    synchronized boolean stalled() {
+        return System.nanoTime() - lastProgressNs > stallBound().toNanos();
     }
 
     /** The connection of {@code peer}, or null while it has none. */
@@ -96,15 +98,15 @@ final class Links {
 
     /**
      * Waits until every peer's HELLO was checked, the job failed ({@code fate}), or nothing progressed for
-     * {@code stallNs}; returns whether all were checked.
+     * {@link #stallBound}; returns whether all were checked.
      */
-    synchronized boolean awaitHellos(JobFate fate, long stallNs) throws InterruptedException {
+    synchronized boolean awaitHellos(JobFate fate) throws InterruptedException {
         while (true) {
             fate.throwIfFailed();
             if (missing().isEmpty()) {
                 return true;
             }
-            long left = lastProgressNs + bound(stallNs) - System.nanoTime();
+            long left = lastProgressNs + stallBound().toNanos() - System.nanoTime();
             if (left <= 0) {
                 return false;
             }

@@ -24,13 +24,12 @@ import org.sperli.transport.PeerEvents;
 import org.sperli.transport.PeerPipeline;
 
 /**
- * Connection setup of one rank (protocol section 4.3): listen on the wildcard IPv4 address first, dial every higher
- * rank (in order, each until it answers: 5 ms between connects at first, doubling up to 100 ms; each TLS handshake
- * bounded by 30 s and not retried), accept one connection from
- * every lower rank, check identities after each handshake, send HELLO at once, and wait until every peer's HELLO was
- * checked. The setup fails with H1613 only when it stops moving: 30 s in which no peer's port answered, no handshake
- * finished and no HELLO was checked (120 s before the first of these). A fixed bound for the whole setup failed
- * healthy jobs of many ranks on a busy
+ * Connection setup of one rank (protocol section 5): listen on the wildcard IPv4 address first, dial every higher rank
+ * (in order, each until it answers: 5 ms between connects at first, doubling up to 100 ms; each TLS handshake bounded
+ * by 30 s and not retried), accept one connection from every lower rank, check identities after each handshake, send
+ * HELLO at once, and wait until every peer's HELLO was checked. The setup fails with H1613 only when it stops moving:
+ * 30 s in which no peer's port answered, no handshake finished and no HELLO was checked (120 s before the first of
+ * these, {@link Links#stallBound}). A fixed bound for the whole setup failed healthy jobs of many ranks on a busy
  * machine, where the last rank may start listening a minute after the first. The listening socket is closed
  * afterwards.
  */
@@ -67,7 +66,7 @@ final class Mesh {
         if (config.size() == 1) {
             return;
         }
-        links.setupBegins();
+        links.setupBegins(config.setupStall());
         String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(config.tls()::server,
                 config.handshakeTimeout().toMillis(), this::accepted));
         if (refused != null) {
@@ -104,7 +103,6 @@ final class Mesh {
      * peer per round made tens of thousands of refused connects a second while the job came up).
      */
     private void dialHigherRanks() {
-        long stallNs = config.setupStall().toNanos();
         for (int peer = config.rank() + 1; peer < config.size(); peer++) {
             long interval = FIRST_RETRY_MS;
             while (true) {
@@ -113,11 +111,11 @@ final class Mesh {
                     links.progressed();
                     break;
                 }
-                if (links.stalled(stallNs)) {
+                if (links.stalled()) {
                     PeerAddress entry = config.hosts().get(peer);
                     throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "could not reach rank " + peer + " at "
                             + entry.host() + ":" + entry.port() + ", and the setup has not moved for "
-                            + seconds(stallBound()));
+                            + seconds(links.stallBound()));
                 }
                 // A peer about to listen is met within milliseconds; a slow one costs at most 100 ms more.
                 sleep(interval);
@@ -178,19 +176,14 @@ final class Mesh {
 
     private void awaitHellos() {
         try {
-            if (links.awaitHellos(fate, config.setupStall().toNanos())) {
+            if (links.awaitHellos(fate)) {
                 return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "setup has not moved for "
-                + seconds(stallBound()) + "; missing HELLO from ranks " + links.missing());
-    }
-
-    /** The stall bound in force: longer while no peer has been heard from. */
-    private Duration stallBound() {
-        return links.contacted() ? config.setupStall() : config.setupStall().multipliedBy(Links.FIRST_CONTACT_FACTOR);
+                + seconds(links.stallBound()) + "; missing HELLO from ranks " + links.missing());
     }
 
     private static String seconds(Duration d) {

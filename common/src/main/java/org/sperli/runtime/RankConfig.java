@@ -15,7 +15,7 @@ import org.sperli.transport.TlsEngineFactory;
  * @param tokenVerifier  checks a peer's join token (H1614 on any refusal)
  * @param wallClockMs    the one wall clock (token expiry); elapsed time uses monotonic clocks
  * @param setupStall     how long the setup may go without progress (no handshake finished, no HELLO checked) before
- *                       it fails with H1613 (30 s; protocol section 4.3)
+ *                       it fails with H1613 (30 s; protocol section 5)
  * @param handshakeTimeout bound of one TLS handshake (30 s)
  * @param log            where operator-facing notes go (never keys or tokens)
  * @param checkpoints    the checkpoint directory and job keys; {@code null}: checkpoints are off

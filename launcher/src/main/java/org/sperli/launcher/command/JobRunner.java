@@ -76,7 +76,11 @@ final class JobRunner {
             return ExitCodes.HOST_REFUSED;
         }
         JobJar jar = JobJar.open(request.jar());
-        checkCheckpointDir(request, plan);
+        int localRanks = (int) plan.entries().stream()
+                .filter(e -> HostPlan.runsLocally(e.host(), request.forceSsh())).count();
+        if (localRanks > 0) {
+            checkCheckpointDir(request.checkpointDirOrNull());
+        }
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpointDirOrNull());
         String engine;
@@ -92,8 +96,6 @@ final class JobRunner {
         boolean asked = launch.tlsEngine != null || environment.variables().containsKey(CryptoEngine.VARIABLE);
         command = command.withTlsEngine(asked ? engine : null);
         long startNs = System.nanoTime();
-        int localRanks = (int) plan.entries().stream()
-                .filter(e -> HostPlan.runsLocally(e.host(), request.forceSsh())).count();
         SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks, Runtime.getRuntime().availableProcessors());
         silence.note().ifPresent(console::note);
         JobKit kit = JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, Instant.now(), new SecureRandom());
@@ -107,7 +109,7 @@ final class JobRunner {
         }
         LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
                 environment.variables(), console);
-        SshRanks remote = needsSsh(plan, request.forceSsh())
+        SshRanks remote = localRanks < plan.size()
                 ? new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
                         console::detail), command, jar, request.jobArgs(), console)
                 : null;
@@ -136,19 +138,13 @@ final class JobRunner {
     }
 
     /** The checkpoint directory as local ranks would see it; SSH ranks check their own host's (H1616). */
-    private static void checkCheckpointDir(Request request, HostPlan plan) {
-        Path dir = request.checkpointDirOrNull();
-        boolean anyLocal = plan.entries().stream().anyMatch(e -> HostPlan.runsLocally(e.host(), request.forceSsh()));
-        if (dir == null || !anyLocal) {
+    private static void checkCheckpointDir(Path dir) {
+        if (dir == null) {
             return;
         }
         String problem = CheckpointDirectory.problem(dir);
         if (problem != null) {
             throw LauncherException.usage("--checkpoint-dir " + dir + ": " + problem);
         }
-    }
-
-    private static boolean needsSsh(HostPlan plan, boolean forceSsh) {
-        return plan.entries().stream().anyMatch(e -> !HostPlan.runsLocally(e.host(), forceSsh));
     }
 }

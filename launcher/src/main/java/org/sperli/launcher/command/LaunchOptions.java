@@ -14,7 +14,7 @@ public final class LaunchOptions {
     String rankd;
 
     @Option(names = "--tls-engine", paramLabel = "NAME",
-            description = "Crypto under TLS, for the launcher and every rank: auto (default: accp where it loads),"
+            description = "Crypto under TLS of every rank: auto (default: accp where it loads),"
                     + " jdk (the JDK's own, pure Java) or accp (AWS-LC, native). Also SPERLI_TLS_ENGINE.")
     String tlsEngine;
 

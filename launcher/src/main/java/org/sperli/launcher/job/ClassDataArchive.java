@@ -83,6 +83,7 @@ public final class ClassDataArchive {
         }
         Path merged = sibling(".classlist");
         Path partial = sibling(".jsa.partial-" + ProcessHandle.current().pid());
+        Process dump = null;
         try {
             Set<String> lines = new LinkedHashSet<>();
             for (Path list : List.of(launcherList, rankList)) {
@@ -96,11 +97,10 @@ public final class ClassDataArchive {
                 }
             }
             Files.write(merged, new ArrayList<>(lines), StandardCharsets.UTF_8);
-            Process dump = new ProcessBuilder(javaCommand, "-Xshare:dump", "-XX:SharedClassListFile=" + merged,
+            dump = new ProcessBuilder(javaCommand, "-Xshare:dump", "-XX:SharedClassListFile=" + merged,
                     "-XX:SharedArchiveFile=" + partial, "-cp", jar.toString())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (!dump.waitFor(DUMP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                dump.destroyForcibly();
                 return Optional.of("class-data archive not made: the dump took over " + DUMP_TIMEOUT_SECONDS + " s");
             }
             if (dump.exitValue() != 0 || !Files.isRegularFile(partial)) {
@@ -116,6 +116,15 @@ public final class ClassDataArchive {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } finally {
+            if (dump != null && dump.isAlive()) {
+                // timed out or interrupted: no dump outlives the launcher
+                dump.destroyForcibly();
+                try {
+                    dump.waitFor(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             deleteQuietly(partial);
             deleteQuietly(merged);
             deleteQuietly(rankList);

@@ -28,14 +28,16 @@ public final class RankCommand {
     public static final String JAVA_OPTS_VARIABLE = "SPERLI_RANKD_JAVA_OPTS";
 
     private final List<String> localWords;
+    private final NativeCrypto nativeCryptoOrNull;
     private final ClassDataArchive archiveOrNull;
     private final String remoteCommand;
     private final String checkpointDirOrNull;
     private final String tlsEngineOrNull;
 
-    private RankCommand(List<String> localWords, ClassDataArchive archiveOrNull, String remoteCommand,
-                        String checkpointDirOrNull, String tlsEngineOrNull) {
+    private RankCommand(List<String> localWords, NativeCrypto nativeCryptoOrNull, ClassDataArchive archiveOrNull,
+                        String remoteCommand, String checkpointDirOrNull, String tlsEngineOrNull) {
         this.localWords = List.copyOf(localWords);
+        this.nativeCryptoOrNull = nativeCryptoOrNull;
         this.archiveOrNull = archiveOrNull;
         this.remoteCommand = remoteCommand;
         this.checkpointDirOrNull = checkpointDirOrNull;
@@ -48,7 +50,7 @@ public final class RankCommand {
      */
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
-            return new RankCommand(CommandWords.split(overrideOrNull), null, overrideOrNull.strip(), null, null);
+            return new RankCommand(CommandWords.split(overrideOrNull), null, null, overrideOrNull.strip(), null, null);
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -57,9 +59,9 @@ public final class RankCommand {
             words.addAll(List.of(options.split("\\s+")));
         }
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
-        words.addAll(AccpLibrary.jvmOptions(env));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
-        return new RankCommand(words, ClassDataArchive.ofThisJvm().orElse(null), REMOTE_DEFAULT, null, null);
+        return new RankCommand(words, new NativeCrypto(env), ClassDataArchive.ofThisJvm().orElse(null),
+                REMOTE_DEFAULT, null, null);
     }
 
     /**
@@ -67,7 +69,7 @@ public final class RankCommand {
      * directory is made absolute against the launcher's working directory, so that every host gets the same path.
      */
     public RankCommand withCheckpointDir(Path dirOrNull) {
-        return new RankCommand(localWords, archiveOrNull, remoteCommand,
+        return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand,
                 dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(), tlsEngineOrNull);
     }
 
@@ -76,14 +78,18 @@ public final class RankCommand {
      * operator chose none: each rank then takes its own environment's choice, auto by default).
      */
     public RankCommand withTlsEngine(String nameOrNull) {
-        return new RankCommand(localWords, archiveOrNull, remoteCommand, checkpointDirOrNull, nameOrNull);
+        return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
+                nameOrNull);
     }
 
     /** The argument vector of local rank {@code rank}. */
     public List<String> localArgv(int rank, Path denyFileOrNull, JobJar jar, List<String> jobArgs) {
         List<String> argv = new ArrayList<>(localWords);
+        // Right after java: an operator's own option of the same name, later on the line, wins.
+        if (nativeCryptoOrNull != null && !"jdk".equals(tlsEngineOrNull)) {
+            argv.addAll(1, nativeCryptoOrNull.jvmOptions());
+        }
         if (archiveOrNull != null) {
-            // Right after java: an operator's own option of the same name, later on the line, wins.
             argv.addAll(1, archiveOrNull.rankOptions(rank));
         }
         if (denyFileOrNull != null) {
@@ -126,5 +132,25 @@ public final class RankCommand {
     public String toString() {
         return "RankCommand[local=" + localWords + ", remote=" + remoteCommand
                 + (checkpointDirOrNull == null ? "" : ", checkpoint dir=" + checkpointDirOrNull) + "]";
+    }
+
+    /**
+     * ACCP's unpacked library for local ranks ({@link AccpLibrary}), looked up when the first local rank starts and
+     * then kept: checking the cached copy reads 9.6 MB, which a job on SSH hosts only or on the JDK engine never needs.
+     */
+    private static final class NativeCrypto {
+        private final Map<String, String> env;
+        private List<String> options;
+
+        NativeCrypto(Map<String, String> env) {
+            this.env = Map.copyOf(env);
+        }
+
+        synchronized List<String> jvmOptions() {
+            if (options == null) {
+                options = AccpLibrary.jvmOptions(env);
+            }
+            return options;
+        }
     }
 }
