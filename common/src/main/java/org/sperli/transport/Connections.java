@@ -2,6 +2,8 @@ package org.sperli.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.AdaptiveByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -22,6 +24,11 @@ public final class Connections implements AutoCloseable {
     /** Event-loop threads of one rank: one reads while the other writes, more only compete for the cores. */
     static final int EVENT_LOOPS = 2;
     private static final int CONNECT_TIMEOUT_MS = 1000;
+    /**
+     * Heap buffers behind the socket reads: TLS decrypts and encrypts byte arrays (see {@link HeapCumulator}), and
+     * the frames it yields are copied into the caller's arrays. Socket reads still use direct buffers.
+     */
+    private static final ByteBufAllocator ALLOCATOR = new AdaptiveByteBufAllocator(false);
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(EVENT_LOOPS, NioIoHandler.newFactory());
     private Channel server;
@@ -36,6 +43,7 @@ public final class Connections implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
                 .childHandler(init)
                 .bind(new InetSocketAddress("0.0.0.0", port)).awaitUninterruptibly();
         if (!bound.isSuccess()) {
@@ -51,6 +59,7 @@ public final class Connections implements AutoCloseable {
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOCATOR, ALLOCATOR)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
                 .handler(init)
                 .connect(address).awaitUninterruptibly().isSuccess();

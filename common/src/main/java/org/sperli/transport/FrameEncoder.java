@@ -31,7 +31,9 @@ public final class FrameEncoder extends MessageToMessageEncoder<OutboundFrame> {
             throw e;
         }
         out.add(Unpooled.wrappedBuffer(header));
-        if (payload.isReadable()) {
+        if (payload.readableBytes() > PayloadChunks.CHUNK_BYTES) {
+            out.add(new PayloadChunks(payload));
+        } else if (payload.isReadable()) {
             out.add(payload);
         } else {
             payload.release();

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.Future;
 import java.security.cert.X509Certificate;
@@ -49,6 +50,7 @@ public final class PeerPipeline {
             protected void initChannel(Channel ch) {
                 SSLEngine e = engine.get();
                 SslHandler ssl = new SslHandler(e);
+                ssl.setCumulator(HeapCumulator.INSTANCE);
                 ssl.setHandshakeTimeoutMillis(handshakeTimeoutMs);
                 AtomicBoolean connected = new AtomicBoolean();
                 ch.pipeline().addLast("connected", new ChannelInboundHandlerAdapter() {
@@ -92,6 +94,7 @@ public final class PeerPipeline {
         FlowControl flow = new FlowControl();
         ChannelPipeline p = ch.pipeline();
         p.remove(SetupErrors.NAME);
+        p.addLast("chunks", new ChunkedWriteHandler());
         // Before the decoder: every byte from the peer is life, a 16 MiB frame still arriving over a slow link too.
         p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));
         p.addLast("frame-decoder", new FrameDecoder(context));
