@@ -25,6 +25,12 @@ public final class Limits {
     public static final long DEFAULT_SILENCE_MS = 5000;
     /** A connection with nothing else to send sends a HEARTBEAT after this long. */
     public static final long HEARTBEAT_INTERVAL_MS = 1000;
+    /**
+     * How long a rank whose peer closed without BYE waits for an ABORT on its other connections before it ends the
+     * job itself with H1613 (protocol 7.5): a rank that received the decider's ABORT closes at once, and its close
+     * can overtake the ABORT to a third rank, which would then report the close instead of the job's verdict.
+     */
+    public static final long CLOSE_GRACE_MS = 500;
     /** Protocol version carried in HELLO, CKPT_BEGIN and the files. */
     public static final int VERSION = 1;
     /** Feature bit 0: the v1 base protocol. */

@@ -26,6 +26,7 @@ final class Departure {
     }
 
     static void leave(FrameLink frames, Links links, JobFate fate, Duration byeWriteBound) {
+        frames.awaitVerdictOnLostPeers();
         boolean sayBye = fate.leave();
         List<ChannelFuture> byes = sayBye
                 ? links.writeToAll(peer -> true, peer -> OutboundFrame.empty(frames.header(FrameType.BYE, 0, peer, 0,

@@ -11,6 +11,7 @@ import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.FrameHeader;
 import org.sperli.protocol.FrameType;
+import org.sperli.protocol.Limits;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Frame;
 import org.sperli.transport.OutboundFrame;
@@ -24,6 +25,8 @@ import org.sperli.transport.PeerChannel;
 final class FrameLink {
     /** How long an aborting rank waits for its ABORT frames to be taken by TLS. */
     private static final long ABORT_WRITE_WAIT_MS = 1000;
+    /** How long a call that met a closed connection waits for the job's verdict: the close grace, and some slack. */
+    static final long VERDICT_WAIT_MS = Limits.CLOSE_GRACE_MS + 500;
 
     private final RankConfig config;
     private final Links links;
@@ -72,6 +75,11 @@ final class FrameLink {
     private PeerChannel liveChannel(int dest) {
         fate.throwIfFailed();
         if (!mailbox.present(dest)) {
+            if (mailbox.lost(dest)) {
+                // The job's verdict on that close is due within the close grace (protocol 7.5).
+                fate.awaitFailure(VERDICT_WAIT_MS);
+                fate.throwIfFailed();
+            }
             throw new SperliException(ErrorCode.H1613, "rank " + dest + " has left the job");
         }
         return links.channel(dest);
@@ -112,6 +120,16 @@ final class FrameLink {
     void abortedBy(SperliException cause, Abort received) {
         if (fate.fail(cause, received, () -> { })) {
             endConnections();
+        }
+    }
+
+    /**
+     * Before a normal departure: when a peer closed without BYE, waits for the job's verdict on it (due within the
+     * close grace), so that a rank finishing just then does not leave as if nothing had happened.
+     */
+    void awaitVerdictOnLostPeers() {
+        if (fate.running() && mailbox.anyLost()) {
+            fate.awaitFailure(VERDICT_WAIT_MS);
         }
     }
 

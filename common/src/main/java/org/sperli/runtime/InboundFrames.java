@@ -1,8 +1,11 @@
 package org.sperli.runtime;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.FrameType;
+import org.sperli.protocol.Limits;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Heartbeat;
 import org.sperli.protocol.payload.Hello;
@@ -19,6 +22,8 @@ final class InboundFrames implements PeerEvents {
     private final Mailbox mailbox;
     private final FrameLink frames;
     private final JobFate fate;
+    /** The first peer that closed without BYE while the job ran, or -1; its verdict is pending or made. */
+    private volatile int lostPeer = -1;
 
     InboundFrames(RankConfig config, Links links, Mailbox mailbox, FrameLink frames, JobFate fate) {
         this.config = config;
@@ -84,16 +89,36 @@ final class InboundFrames implements PeerEvents {
                 + " ms", null);
     }
 
+    /**
+     * A close without BYE ends the job with H1613 after {@link Limits#CLOSE_GRACE_MS}, unless an ABORT arrives first:
+     * a rank that received the decider's ABORT closes at once, and its close may reach this rank before the ABORT
+     * does. Every rank then reports the verdict of the ABORT, not the close it caused (protocol 7.5).
+     */
     @Override
     public void onClosed(int peer) {
         if (mailbox.closedFrom(peer) || !fate.running()) {
             return;
         }
-        frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "rank " + peer + " closed its connection without BYE",
-                null);
+        if (lostPeer < 0) {
+            lostPeer = peer;
+        }
+        CompletableFuture.delayedExecutor(Limits.CLOSE_GRACE_MS, TimeUnit.MILLISECONDS).execute(() ->
+                frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, lostMessage(peer), null));
+    }
+
+    private static String lostMessage(int peer) {
+        return "rank " + peer + " closed its connection without BYE";
     }
 
     private void abortedBy(int peer, Abort abort) {
+        int lost = lostPeer;
+        if (lost >= 0 && abort.reason() == Abort.Reason.PEER_LOST.code()) {
+            // Another rank lost a peer too (most likely the same one): this rank's own finding stands, H1613 on
+            // every survivor, without an ABORT of its own since one was received.
+            frames.abortedBy(new SperliException(ErrorCode.H1613, lostMessage(lost) + "; rank " + peer
+                    + " reports a lost peer too: " + abort.message()), abort);
+            return;
+        }
         String why = "rank " + peer + " aborted the job (reason " + abort.reason()
                 + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message();
         // A send or receive open at a checkpoint fails it with H1624 on every rank (original, "Checkpoints"). That

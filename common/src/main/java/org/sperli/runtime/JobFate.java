@@ -35,6 +35,7 @@ final class JobFate {
             beforeVisible.run();
             receivedAbort = receivedOrNull;
             failure = e;
+            notifyAll();
         }
         onEnd.forEach(Runnable::run);
         return true;
@@ -45,7 +46,32 @@ final class JobFate {
         synchronized (this) {
             boolean running = failure == null && !leaving;
             leaving = true;
+            notifyAll();
             return running;
+        }
+    }
+
+    /** Waits up to {@code ms} for the job to fail; returns its failure, or null when it did not fail in time. */
+    synchronized SperliException awaitFailure(long ms) {
+        long end = System.nanoTime() + ms * 1_000_000;
+        boolean interrupted = false;
+        try {
+            while (failure == null && !leaving) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            return failure;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -48,6 +48,11 @@ final class Mailbox {
             return !byeReceived && !closed;
         }
 
+        /** Gone, and not by BYE: H1613 unless the job's verdict, due within the close grace, says otherwise. */
+        boolean lost() {
+            return closed && !byeReceived;
+        }
+
         ArrayDeque<Frame> queue(Kind kind) {
             return kind == Kind.DATA ? data : kind == Kind.COLLECTIVE ? collective : checkpoint;
         }
@@ -138,6 +143,31 @@ final class Mailbox {
 
     // ---- the program's side ---------------------------------------------------------------------------------
 
+    /** Whether any peer closed its connection without BYE. */
+    boolean anyLost() {
+        lock.lock();
+        try {
+            for (Box box : boxes) {
+                if (box != null && box.lost()) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@code peer} closed its connection without BYE. */
+    boolean lost(int peer) {
+        lock.lock();
+        try {
+            return boxes[peer].lost();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether {@code peer} can still send: it has neither said BYE nor closed. */
     boolean present(int peer) {
         lock.lock();
@@ -177,7 +207,7 @@ final class Mailbox {
         try {
             while (!request.done()) {
                 fate.throwIfFailed();
-                if (!boxes[request.source].present()) {
+                if (gone(boxes[request.source])) {
                     throw new SperliException(ErrorCode.H1613, "rank " + request.source
                             + " left before sending a message with tag " + request.tag);
                 }
@@ -230,7 +260,7 @@ final class Mailbox {
                     taken(box, f);
                     return f;
                 }
-                if (!box.present()) {
+                if (gone(box)) {
                     throw new SperliException(ErrorCode.H1613, "rank " + peer + " left while this rank waited for "
                             + (kind == Kind.COLLECTIVE ? "a collective frame" : "a checkpoint frame"));
                 }
@@ -280,6 +310,15 @@ final class Mailbox {
     }
 
     // ---- under the lock -------------------------------------------------------------------------------------
+
+    /**
+     * Whether a waiter on {@code box} gives up with H1613 now. A peer that closed without BYE does not end the wait
+     * at once: the job fails within the close grace (see {@code InboundFrames.onClosed}), and the waiter then throws
+     * that failure, which may be the verdict of an ABORT that the close overtook.
+     */
+    private boolean gone(Box box) {
+        return !box.present() && !(box.lost() && fate.running());
+    }
 
     private void queue(Box box, ArrayDeque<Frame> queue, Frame frame) {
         queue.add(frame);

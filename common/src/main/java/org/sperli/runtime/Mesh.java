@@ -127,7 +127,13 @@ final class Mesh {
     /** One TCP connect to {@code peer}; true when it was accepted (the handshake then goes on by itself). */
     private boolean dial(int peer) {
         PeerAddress entry = config.hosts().get(peer);
-        InetSocketAddress address = new InetSocketAddress(firstIpv4(entry.host()), entry.port());
+        InetSocketAddress address;
+        try {
+            address = new InetSocketAddress(firstIpv4(entry.host()), entry.port());
+        } catch (SperliException e) {
+            // The peers already connected must hear why this rank leaves: ABORT, not the BYE of a normal end.
+            throw failWith(Abort.Reason.PEER_LOST, ErrorCode.H1613, "rank " + peer + ": " + e.reason());
+        }
         SSLEngine engine;
         try {
             engine = config.tls().client(entry.host(), entry.port());

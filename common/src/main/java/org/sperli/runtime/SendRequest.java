@@ -57,6 +57,8 @@ final class SendRequest implements Request<Void> {
         }
         seen();
         if (!future.isSuccess()) {
+            // A write fails when the connection closed; the job's verdict on that close is due within the grace.
+            fate.awaitFailure(FrameLink.VERDICT_WAIT_MS);
             throw fate.failureOr(new SperliException(ErrorCode.H1613, "rank " + dest + " is gone: "
                     + future.cause()));
         }

@@ -16,6 +16,7 @@ import org.sperli.protocol.FrameHeader;
 import org.sperli.protocol.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Heartbeat;
+import org.sperli.protocol.payload.Hello;
 
 /** Heartbeats, ABORT and BYE as seen by a real rank 1 and a hand-driven rank 0. */
 class LivenessTest {
@@ -62,6 +63,22 @@ class LivenessTest {
             }
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertTrue(ms >= 1500 && ms < 4000, "two heartbeats after " + ms + " ms");
+            byte[] hi = "hi".getBytes(StandardCharsets.UTF_8);
+            rogue.send(FrameHeader.of(FrameType.DATA, hi.length, job.job, 0, 1, job.incarnation, 5, 0), hi);
+            assertEquals("hi", rank.get(30, TimeUnit.SECONDS).get());
+        }
+    }
+
+    /** Protocol 7.1: a peer's HELLO with feature bits beyond bit 0 is accepted; v1 ignores them. */
+    @Test
+    void aHelloWithUnknownFeatureBitsIsAcceptedAndTheJobRuns() throws Exception {
+        TestJob job = new TestJob(2);
+        var rank = rank1(job);
+        try (RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+                job.credentials.get(0)), job.hosts.get(1).port())) {
+            byte[] hello = new Hello(1, -1L, job.token(0)).toBytes();
+            rogue.send(FrameHeader.of(FrameType.HELLO, hello.length, job.job, 0, 1, job.incarnation, 0, 0), hello);
+            assertNotNull(rogue.readUntil(FrameType.HELLO));
             byte[] hi = "hi".getBytes(StandardCharsets.UTF_8);
             rogue.send(FrameHeader.of(FrameType.DATA, hi.length, job.job, 0, 1, job.incarnation, 5, 0), hi);
             assertEquals("hi", rank.get(30, TimeUnit.SECONDS).get());

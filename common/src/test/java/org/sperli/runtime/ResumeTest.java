@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -140,6 +141,19 @@ class ResumeTest {
         TestJob job = checkpointed(2, 1);
         delete(layout(job, 1).rankFile(1, 1));
         delete(layout(job, 0).buddyFile(1, 1));
+
+        assertEveryRankFails(run(job.restart(), RankRuntime::restored), 0, ErrorCode.H1622);
+    }
+
+    /**
+     * Issue 17 point 7: with bystanders, a rank that has seen another close (after it received rank 0's ABORT) still
+     * reports rank 0's verdict, H1622, not H1613: the close grace of protocol 7.5. Repeated, since it is a race.
+     */
+    @RepeatedTest(3)
+    void aRankAndItsBuddyBothMissingTheFileIsH1622OnEveryRankBystandersToo() {
+        TestJob job = checkpointed(4, 1);
+        delete(layout(job, 1).rankFile(1, 1));
+        delete(layout(job, 2).buddyFile(1, 1));
 
         assertEveryRankFails(run(job.restart(), RankRuntime::restored), 0, ErrorCode.H1622);
     }

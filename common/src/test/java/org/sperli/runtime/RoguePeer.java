@@ -59,6 +59,16 @@ final class RoguePeer implements AutoCloseable {
         return new RoguePeer(s);
     }
 
+    /** The next connection to {@code server} (a TLS server socket that requires the client's certificate). */
+    static RoguePeer accepted(javax.net.ssl.SSLServerSocket server) throws Exception {
+        server.setNeedClientAuth(true);
+        server.setSoTimeout(15_000);
+        SSLSocket s = (SSLSocket) server.accept();
+        s.setSoTimeout(15_000);
+        s.startHandshake();
+        return new RoguePeer(s);
+    }
+
     static RoguePeer plain(int port) throws Exception {
         return new RoguePeer(tcp(port));
     }

@@ -16,7 +16,7 @@ import org.sperli.SperliException;
  * 4  aborted by a peer (H1612)
  * 5  a peer was lost (H1613)
  * 6  a frame, handshake or HELLO refused (H1610, H1611, H1614)
- * 7  checkpoint or resume failed (H1617, H1619-H1624)
+ * 7  a collective frame that does not answer the call (H1617), checkpoint or resume failed (H1619-H1624)
  * 8  stopped by the operator (SIGTERM or Ctrl-C), or its launcher is gone (end of stdin); ABORT reason 8 sent
  * </pre>
  */
@@ -37,8 +37,8 @@ public final class ExitCodes {
     /**
      * The status of a rank whose job ended with {@code code}, whether the runtime raised it or the program let it
      * escape. H1618 is a call the program made with a bad argument; left uncaught, it is the program's failure (3).
-     * The tables list H1617 under 7 ("from the checkpoint path") and give the H1617 of a collective whose frame does
-     * not match the call no status of its own; rankd ends both in 7, and the code's line on stderr tells them apart.
+     * Every H1617 is 7, the collective's as well as the checkpoint path's (protocol section 11, which gives every code
+     * its status); the code's line on stderr tells them apart, and the launcher names the code's meaning.
      */
     public static int forCode(ErrorCode code) {
         return switch (code) {

@@ -74,6 +74,13 @@ class HelloTest {
         assertRefused(ErrorCode.H1614, "version", () -> Hello.read(fixed(0, 1, 0).buffer()));
     }
 
+    /** Protocol 7.1: bits 1..63 mean nothing in v1 and are ignored; they are kept as read, never refused. */
+    @Test
+    void unknownFeatureBitsBesideBit0AreAccepted() {
+        assertEquals(-1L, Hello.read(fixed(1, -1L, 0).buffer()).features());
+        assertEquals(0x8000_0000_0000_0001L, Hello.read(fixed(1, 0x8000_0000_0000_0001L, 0).buffer()).features());
+    }
+
     @Test
     void refusesFeaturesWithoutBit0() {
         assertRefused(ErrorCode.H1614, "features", () -> Hello.read(fixed(1, 0xfffe, 0).buffer()));

@@ -392,7 +392,7 @@ public final class JobSupervisor {
 
         static Failure ofRank(RankProcess p, int status) {
             String last = p.lastStderrLine();
-            String what = "rank " + p.rank() + " (" + p.where() + ") " + RankStatus.describe(status)
+            String what = "rank " + p.rank() + " (" + p.where() + ") " + RankStatus.describe(status, last)
                     + (last.isEmpty() ? "" : ": " + last);
             return new Failure(what, false, RankStatus.isFinal(status), p.rank());
         }

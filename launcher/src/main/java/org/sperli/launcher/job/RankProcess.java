@@ -6,9 +6,9 @@ import java.util.concurrent.CompletableFuture;
  * One started rank, local process or SSH channel alike. Its output reaches the console line by line while it runs;
  * {@link #exited()} completes with its exit status once it has ended and its output is through.
  *
- * <p>Statuses: the rank's own (tables section 10: 0 completed, 2 description or jar refused, 3 program failed,
- * 4 aborted by a peer, 5 peer lost, 6 refused frame or handshake, 7 checkpoint or resume failed, 8 stopped by the
- * operator), 128 + n for a rank ended by signal n, {@link #LOST} when the SSH connection went away without a status.
+ * <p>Statuses: the rank's own (protocol section 11: 0 completed, 2 description or jar refused, 3 program failed,
+ * 4 aborted by a peer, 5 peer lost, 6 refused frame or handshake, 7 collective mismatch or checkpoint or resume failed,
+ * 8 stopped by the operator), 128 + n for a rank ended by signal n, {@link #LOST} when the SSH connection went away without a status.
  */
 public interface RankProcess {
     /** The status of a remote rank whose connection was lost before it reported one. */

@@ -1,5 +1,7 @@
 package org.sperli.launcher.job;
 
+import org.sperli.ErrorCode;
+
 /**
  * What a rank's exit status means (tables section 10, "Ranks and the launcher"), for messages and for deciding
  * whether a restart can help.
@@ -21,6 +23,33 @@ public final class RankStatus {
     private RankStatus() {
     }
 
+    /**
+     * As {@link #describe(int)}, but when the rank's last line starts with an H code, the words in parentheses are
+     * that code's meaning and not the status's group (protocol section 11): status 7 is a collective frame that did
+     * not answer the call as well as a failed checkpoint, and only the code says which.
+     */
+    public static String describe(int status, String lastLine) {
+        ErrorCode code = leadingCode(lastLine);
+        if (code == null || status == COMPLETED || status == RankProcess.LOST || status > 128) {
+            return describe(status);
+        }
+        return "exited with status " + status + " (" + code.meaning() + ")";
+    }
+
+    /** The H code a rank's last line starts with ({@code H1613 rank 3 ...}), or null. */
+    static ErrorCode leadingCode(String line) {
+        if (line == null || line.length() < 5 || line.charAt(0) != 'H'
+                || (line.length() > 5 && line.charAt(5) != ' ' && line.charAt(5) != ':')) {
+            return null;
+        }
+        for (int i = 1; i < 5; i++) {
+            if (line.charAt(i) < '0' || line.charAt(i) > '9') {
+                return null;
+            }
+        }
+        return ErrorCode.ofNumber(Integer.parseInt(line.substring(1, 5)));
+    }
+
     /** For example {@code exited with status 5 (a peer was lost)}. */
     public static String describe(int status) {
         return switch (status) {
@@ -30,7 +59,7 @@ public final class RankStatus {
             case ABORTED_BY_PEER -> "exited with status 4 (aborted by a peer)";
             case PEER_LOST -> "exited with status 5 (a peer was lost)";
             case REFUSED_FRAME -> "exited with status 6 (frame, handshake or HELLO refused)";
-            case CHECKPOINT_FAILED -> "exited with status 7 (checkpoint or resume failed)";
+            case CHECKPOINT_FAILED -> "exited with status 7 (collective mismatch, or checkpoint or resume failed)";
             case STOPPED_BY_OPERATOR -> "exited with status 8 (stopped by the operator)";
             case SHELL_CANNOT_EXECUTE -> "exited with status 126 (the rank command cannot be executed)";
             case SHELL_NOT_FOUND -> "exited with status 127 (the rank command was not found)";
