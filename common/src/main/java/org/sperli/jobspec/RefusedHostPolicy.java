@@ -1,7 +1,10 @@
 package org.sperli.jobspec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -40,6 +43,8 @@ public final class RefusedHostPolicy {
     private static final String BUILT_IN_SOURCE = "the built-in reserved names";
     private static final String SEPARATORS = "[,\\s]+";
     private static final int MAX_SHOWN = 80;
+    /** Largest deny file read: far above any real list, small enough to read whole. */
+    static final int MAX_DENY_FILE_BYTES = 1 << 20;
 
     /** Refused names (not addresses), normalised, each with the source that named it first. */
     private final Map<String, String> names;
@@ -170,16 +175,40 @@ public final class RefusedHostPolicy {
             names.putIfAbsent(entry, source);
         }
 
+        private static UncheckedIOException unusable(String message) {
+            return new UncheckedIOException(message, new IOException(message));
+        }
+
+        /**
+         * Only a regular file is opened (a FIFO would block until a writer came, a device might never end), at most
+         * {@link RefusedHostPolicy#MAX_DENY_FILE_BYTES} + 1 bytes are read whatever the file claims, and text that is not UTF-8 is
+         * refused as such.
+         */
         void addDenyFile(Path file) {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            String what = "deny file " + file;
+            if (Files.isDirectory(file)) {
+                throw unusable(what + " is a directory, expected a regular file");
+            }
+            if (Files.exists(file) && !Files.isRegularFile(file)) {
+                throw unusable(what + " is not a regular file (a FIFO, socket or device), expected a regular file");
+            }
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_DENY_FILE_BYTES + 1);
             } catch (NoSuchFileException e) {
-                warnings.accept("deny file " + file + " does not exist; only " + ENV_VARIABLE
-                        + " and the built-in names are refused");
+                warnings.accept(what + " does not exist; only " + ENV_VARIABLE + " and the built-in names are refused");
                 return;
             } catch (IOException e) {
-                throw new UncheckedIOException("deny file " + file + " cannot be read: " + e.getMessage(), e);
+                throw new UncheckedIOException(what + " cannot be read: " + e.getMessage(), e);
+            }
+            if (bytes.length > MAX_DENY_FILE_BYTES) {
+                throw unusable(what + " is larger than " + MAX_DENY_FILE_BYTES + " bytes");
+            }
+            List<String> lines;
+            try {
+                lines = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString().lines().toList();
+            } catch (CharacterCodingException e) {
+                throw unusable(what + " is not UTF-8 text (a binary file?)");
             }
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i);

@@ -2,16 +2,20 @@ package org.sperli.jobspec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.ErrorCode;
@@ -128,6 +132,35 @@ class RefusedHostPolicyTest {
         Path directory = Files.createDirectory(dir.resolve("a-directory"));
         assertThrows(UncheckedIOException.class,
                 () -> RefusedHostPolicy.fromEnvironment(Map.of(), directory, warnings::add));
+    }
+
+    /** Issue 17 point 3: a deny file that is no regular file is refused in one line, without being opened. */
+    @Test
+    void aDenyFileThatIsAFifoOrADirectoryIsRefusedWithoutOpeningIt() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assumeTrue(mkfifo.waitFor(5, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available here");
+        // Opening a FIFO with no writer blocks: a regression would hang, so the bound turns it into a failure.
+        UncheckedIOException e = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(
+                UncheckedIOException.class, () -> RefusedHostPolicy.fromEnvironment(Map.of(), fifo, warnings::add)));
+        assertEquals("deny file " + fifo + " is not a regular file (a FIFO, socket or device), expected a regular"
+                + " file", e.getMessage());
+        UncheckedIOException d = assertThrows(UncheckedIOException.class,
+                () -> RefusedHostPolicy.fromEnvironment(Map.of(), dir, warnings::add));
+        assertEquals("deny file " + dir + " is a directory, expected a regular file", d.getMessage());
+    }
+
+    @Test
+    void aBinaryOrOversizedDenyFileIsNamedAsSuch() throws IOException {
+        Path binary = Files.write(dir.resolve("binary"), new byte[] {'h', (byte) 0xff, (byte) 0xfe, '\n'});
+        UncheckedIOException b = assertThrows(UncheckedIOException.class,
+                () -> RefusedHostPolicy.fromEnvironment(Map.of(), binary, warnings::add));
+        assertEquals("deny file " + binary + " is not UTF-8 text (a binary file?)", b.getMessage());
+        Path big = Files.write(dir.resolve("big"), new byte[RefusedHostPolicy.MAX_DENY_FILE_BYTES + 1]);
+        UncheckedIOException g = assertThrows(UncheckedIOException.class,
+                () -> RefusedHostPolicy.fromEnvironment(Map.of(), big, warnings::add));
+        assertEquals("deny file " + big + " is larger than " + RefusedHostPolicy.MAX_DENY_FILE_BYTES + " bytes",
+                g.getMessage());
     }
 
     @Test

@@ -2,12 +2,16 @@ package org.sperli.launcher.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +47,28 @@ class RunCommandUsageTest {
 
     private Path jar() throws IOException {
         return LauncherHarness.testJar(dir);
+    }
+
+    /** Issue 17 point 3: a deny file that is a FIFO, or a directory, is one line and status 2, never a hang. */
+    @Test
+    void aDenyFileThatIsAFifoOrADirectoryIsOneLineAndStatus2() throws Exception {
+        Path fifo = dir.resolve("deny-fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assumeTrue(mkfifo.waitFor(5, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available here");
+        String jar = jar().toString();
+        assertUsage(assertTimeoutPreemptively(Duration.ofSeconds(60), () -> run("run", "--hosts", "localhost",
+                "--deny-hosts", fifo.toString(), jar)), "deny file " + fifo + " is not a regular file");
+        assertUsage(run("run", "--hosts", "localhost", "--deny-hosts", dir.toString(), jar),
+                "deny file " + dir + " is a directory");
+    }
+
+    @Test
+    void aJobJarThatIsAFifoIsOneLineAndStatus2() throws Exception {
+        Path fifo = dir.resolve("jar-fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assumeTrue(mkfifo.waitFor(5, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available here");
+        assertUsage(assertTimeoutPreemptively(Duration.ofSeconds(60), () -> run("run", "--hosts", "localhost",
+                fifo.toString())), "job jar " + fifo + " is not a file");
     }
 
     @Test
