@@ -1,6 +1,7 @@
 package org.sperli.runtime;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.sperli.ErrorCode;
@@ -40,7 +41,15 @@ final class CkptLink {
      * {@code epoch} is {@link #ANY_EPOCH}, carry {@code epoch} in its header. The caller releases it.
      */
     Frame await(int peer, FrameType type, long epoch) {
-        Frame frame = frames.awaitCheckpoint(peer);
+        Duration limit = waitLimit();
+        Frame frame = frames.awaitCheckpoint(peer, limit.toNanos());
+        if (frame == null) {
+            // Heartbeats keep a rank alive whose program never takes part: without this bound its peers would
+            // wait for ever (protocol 9.4 and 9.7).
+            throw new SperliException(ErrorCode.H1613, "rank " + peer + " sent no " + type
+                    + (epoch == ANY_EPOCH ? "" : " of epoch " + epoch) + " within " + limit.toSeconds()
+                    + " s, the checkpoint wait limit; is its program in another call?");
+        }
         FrameHeader h = frame.header();
         if (h.frameType() != type || epoch != ANY_EPOCH && h.epoch() != epoch) {
             frame.release();
@@ -49,6 +58,16 @@ final class CkptLink {
                     + " was expected");
         }
         return frame;
+    }
+
+    /**
+     * How long one wait for a peer's next frame may last: the settings' limit at rank 0, twice that elsewhere. Rank 0
+     * hears from every rank in both procedures, so it is the one that judges a rank that never came, and the others
+     * hear its verdict (one code on every rank) instead of each deciding one of its own.
+     */
+    private Duration waitLimit() {
+        Duration limit = frames.config().checkpoints().waitLimit();
+        return frames.rank() == 0 ? limit : limit.multipliedBy(2);
     }
 
     /** The SHA-256 a CKPT_ACK of {@code epoch} from {@code peer} carries. */

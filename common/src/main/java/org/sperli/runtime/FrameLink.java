@@ -90,9 +90,9 @@ final class FrameLink {
         return mailbox.await(peer, Mailbox.Kind.COLLECTIVE);
     }
 
-    /** The next CKPT_* or RESUME frame from {@code peer}. */
-    Frame awaitCheckpoint(int peer) {
-        return mailbox.await(peer, Mailbox.Kind.CHECKPOINT);
+    /** The next CKPT_* or RESUME frame from {@code peer}, or null when none came within {@code timeoutNs}. */
+    Frame awaitCheckpoint(int peer, long timeoutNs) {
+        return mailbox.await(peer, Mailbox.Kind.CHECKPOINT, timeoutNs);
     }
 
     /**

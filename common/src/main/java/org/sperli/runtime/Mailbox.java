@@ -249,6 +249,12 @@ final class Mailbox {
      * frames that arrived before it stay queued for recv. Throws the job's failure, or H1613 when the peer has left.
      */
     Frame await(int peer, Kind kind) {
+        return await(peer, kind, -1);
+    }
+
+    /** As {@link #await(int, Kind)}, but returns null once {@code timeoutNs} passed (negative: no bound). */
+    Frame await(int peer, Kind kind, long timeoutNs) {
+        long deadline = System.nanoTime() + timeoutNs;
         lock.lock();
         try {
             Box box = boxes[peer];
@@ -267,7 +273,15 @@ final class Mailbox {
                 box.waiters++;
                 updateWanted(box);
                 try {
-                    changed.awaitUninterruptibly();
+                    if (timeoutNs < 0) {
+                        changed.awaitUninterruptibly();
+                    } else {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) {
+                            return null;
+                        }
+                        awaitUninterruptibly(left);
+                    }
                 } finally {
                     box.waiters--;
                     updateWanted(box);
@@ -310,6 +324,15 @@ final class Mailbox {
     }
 
     // ---- under the lock -------------------------------------------------------------------------------------
+
+    /** Waits on {@link #changed} up to {@code ns}; an interrupt is kept for the caller and does not end the wait. */
+    private void awaitUninterruptibly(long ns) {
+        try {
+            changed.awaitNanos(ns);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 
     /**
      * Whether a waiter on {@code box} gives up with H1613 now. A peer that closed without BYE does not end the wait

@@ -1,6 +1,7 @@
 package org.sperli.runtime;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.function.Consumer;
@@ -24,6 +25,15 @@ public final class RankConfigs {
      */
     public static RankConfig fromDescription(ValidatedDescription validated, Path checkpointDirOrNull,
                                              Consumer<String> log) {
+        return fromDescription(validated, checkpointDirOrNull, null, log);
+    }
+
+    /**
+     * As {@link #fromDescription(ValidatedDescription, Path, Consumer)}, with a checkpoint wait limit (null: the
+     * default).
+     */
+    public static RankConfig fromDescription(ValidatedDescription validated, Path checkpointDirOrNull,
+                                             Duration checkpointWaitOrNull, Consumer<String> log) {
         JobDescription d = validated.description();
         JobId job = d.jobId();
         int size = d.size();
@@ -31,7 +41,8 @@ public final class RankConfigs {
         List<PeerAddress> hosts = d.hosts().stream().map(h -> new PeerAddress(h.host(), h.port())).toList();
         byte[] jobPublicKey = d.jobPublicKey();
         CheckpointSettings checkpoints = checkpointDirOrNull == null ? null : new CheckpointSettings(
-                checkpointDirOrNull, jobPublicKey, d.holdsSigningKey() ? d.jobSigningKey() : null);
+                checkpointDirOrNull, jobPublicKey, d.holdsSigningKey() ? d.jobSigningKey() : null,
+                checkpointWaitOrNull != null ? checkpointWaitOrNull : CheckpointSettings.DEFAULT_WAIT_LIMIT);
         return new RankConfig(job, size, d.rank(), incarnation, d.silenceMs(), hosts, d.token(),
                 (token, peer, now) -> JoinTokens.verify(token, jobPublicKey, job, peer, peer, size, incarnation,
                         hosts.get(peer).host(), now),

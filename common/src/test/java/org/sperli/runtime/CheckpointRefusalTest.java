@@ -3,7 +3,9 @@ package org.sperli.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.sperli.runtime.CheckpointFixture.assertEveryRankFails;
+import static org.sperli.runtime.CheckpointFixture.assertJobEnded;
 import static org.sperli.runtime.CheckpointFixture.layout;
 import static org.sperli.runtime.CheckpointFixture.run;
 import static org.sperli.runtime.CheckpointFixture.state;
@@ -13,6 +15,7 @@ import static org.sperli.runtime.CheckpointFixture.writing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +40,30 @@ class CheckpointRefusalTest {
         });
 
         assertEveryRankFails(out, 1, ErrorCode.H1624);
+        assertFalse(Files.exists(layout(job, 0).commit(1)), "a failed checkpoint leaves no COMMIT");
+    }
+
+    /**
+     * Issue 14 point 7b: a rank whose program never enters the checkpoint keeps its heartbeats going; rank 0's wait for
+     * its CKPT_ACK ends at the checkpoint wait limit with H1613 (ABORT reason 5), and the job ends everywhere.
+     */
+    @Test
+    void aRankThatNeverEntersTheCheckpointEndsTheJobAtTheWaitLimit() {
+        TestJob job = TestJob.withCheckpoints(3, root).checkpointWaitLimit(Duration.ofSeconds(1));
+        long started = System.nanoTime();
+        List<TestJob.Outcome<Long>> out = run(job, rt -> {
+            if (rt.rank() == 2) {
+                rt.recv(0, 99); // in another call for ever: only the wait limit ends the checkpoint of the others
+                return -1L;
+            }
+            return rt.checkpoint(writing(state(rt.rank(), 1)));
+        });
+        long ms = (System.nanoTime() - started) / 1_000_000;
+
+        assertJobEnded(out, 0, ErrorCode.H1613, ErrorCode.H1612);
+        assertTrue(out.get(0).error().reason().contains("rank 2 sent no CKPT_ACK of epoch 1 within 1 s"),
+                out.get(0).error().reason());
+        assertTrue(ms < 20_000, "ended after " + ms + " ms");
         assertFalse(Files.exists(layout(job, 0).commit(1)), "a failed checkpoint leaves no COMMIT");
     }
 

@@ -42,6 +42,7 @@ public final class TestJob {
     public final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Each rank's own checkpoint directory (every host has its own disk), or null: checkpoints off. */
     public final List<Path> checkpointDirs;
+    private volatile Duration checkpointWaitLimit = CheckpointSettings.DEFAULT_WAIT_LIMIT;
 
     public TestJob(int size) {
         this(size, 1, 5000);
@@ -93,7 +94,13 @@ public final class TestJob {
     /** Rank r's checkpoint settings: its directory, the job public key, and the signing key at rank 0. */
     public CheckpointSettings checkpointSettings(int rank) {
         return checkpointDirs == null ? null : new CheckpointSettings(checkpointDirs.get(rank), JOB_KEY.publicKey(),
-                rank == 0 ? JOB_KEY.secretKey() : null);
+                rank == 0 ? JOB_KEY.secretKey() : null, checkpointWaitLimit);
+    }
+
+    /** From now on, the ranks' checkpoint wait limit is {@code limit} (default: the settings' default). */
+    public TestJob checkpointWaitLimit(Duration limit) {
+        this.checkpointWaitLimit = limit;
+        return this;
     }
 
     public static CompositeSig.KeyPair jobKey() {

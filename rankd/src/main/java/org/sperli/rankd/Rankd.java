@@ -212,11 +212,12 @@ public final class Rankd {
             return Outcome.of(ExitCodes.REFUSED, e.code().name() + " " + e.reason(), e);
         }
         try (jar) {
-            return joined(validated, jar, arguments.jobArgs(), arguments.checkpointDirOrNull());
+            return joined(validated, jar, arguments);
         }
     }
 
-    private Outcome joined(ValidatedDescription validated, JobJar jar, List<String> jobArgs, Path checkpointDirOrNull) {
+    private Outcome joined(ValidatedDescription validated, JobJar jar, RankdArguments arguments) {
+        List<String> jobArgs = arguments.jobArgs();
         RankRuntime connected;
         try {
             CryptoEngine.Choice choice = engine.join();
@@ -228,8 +229,8 @@ public final class Rankd {
             for (Path stale : pems.removeStaleBeside(Instant.ofEpochMilli(wallClockMs.getAsLong()))) {
                 report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
             }
-            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, checkpointDirOrNull,
-                    this::runtimeLog), this::phase);
+            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
+                    arguments.checkpointWaitOrNull(), this::runtimeLog), this::phase);
         } catch (SperliException e) {
             return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
         } catch (IOException | UnsupportedOperationException e) {

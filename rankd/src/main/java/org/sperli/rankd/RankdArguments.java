@@ -1,13 +1,15 @@
 package org.sperli.rankd;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.sperli.runtime.CheckpointSettings;
 
 /**
  * The command line of {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR]
- * [--tls-engine auto|jdk|accp] JAR [job args...]}. Options come
+ * [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] JAR [job args...]} (protocol section 13.1). Options come
  * before the jar; everything after the jar belongs to the job, even words that look like options. {@code --} ends
  * the options (for a jar whose name starts with a dash).
  *
@@ -15,15 +17,18 @@ import java.util.Locale;
  * @param jarSha256OrNull   the SHA-256 the launcher names for the jar, 64 lower-case hex digits, or null (unchecked)
  * @param checkpointDirOrNull the checkpoint directory ({@code <dir>} of protocol section 9.1), or null: without one the
  *                          job cannot checkpoint and a restart starts over
+ * @param checkpointWaitOrNull the checkpoint wait limit ({@code --checkpoint-wait}, whole seconds), or null: the
+ *                          default of {@link org.sperli.runtime.CheckpointSettings}
  * @param tlsEngineOrNull   the TLS engine asked for ({@code auto}, {@code jdk}, {@code accp}), or null: the
  *                          environment's {@code SPERLI_TLS_ENGINE}, else auto
  * @param help              {@code --help} was given: print {@link #USAGE} and exit 0
  */
 public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path checkpointDirOrNull,
-                             String tlsEngineOrNull, Path jar, List<String> jobArgs, boolean help) {
+                             Duration checkpointWaitOrNull, String tlsEngineOrNull, Path jar, List<String> jobArgs,
+                             boolean help) {
 
     public static final String USAGE = "usage: sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX]"
-            + " [--checkpoint-dir DIR] [--tls-engine auto|jdk|accp] JAR [job args...]"
+            + " [--checkpoint-dir DIR] [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] JAR [job args...]"
             + " (the job description is read as one line from standard input)";
 
     private static final int SHA256_HEX_DIGITS = 64;
@@ -38,6 +43,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         String sha256 = null;
         Path checkpointDir = null;
         String tlsEngine = null;
+        Duration checkpointWait = null;
         int i = 0;
         while (i < args.length) {
             String arg = args[i];
@@ -46,7 +52,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 break;
             }
             if (arg.equals("-h") || arg.equals("--help")) {
-                return new RankdArguments(null, null, null, null, null, List.of(), true);
+                return new RankdArguments(null, null, null, null, null, null, List.of(), true);
             }
             if (!arg.startsWith("-") || arg.equals("-")) {
                 break;
@@ -67,6 +73,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 case "--jar-sha256" -> sha256 = sha256(value);
                 case "--checkpoint-dir" -> checkpointDir = Path.of(nonEmpty(name, value));
                 case "--tls-engine" -> tlsEngine = nonEmpty(name, value);
+                case "--checkpoint-wait" -> checkpointWait = seconds(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + printable(name));
             }
         }
@@ -75,7 +82,22 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         }
         Path jar = Path.of(nonEmpty("JAR", args[i]));
         List<String> jobArgs = Arrays.asList(args).subList(i + 1, args.length);
-        return new RankdArguments(denyFile, sha256, checkpointDir, tlsEngine, jar, jobArgs, false);
+        return new RankdArguments(denyFile, sha256, checkpointDir, checkpointWait, tlsEngine, jar, jobArgs, false);
+    }
+
+    /** Whole seconds, 1 up to {@link CheckpointSettings#MAX_WAIT_LIMIT}. */
+    private static Duration seconds(String name, String value) {
+        long max = CheckpointSettings.MAX_WAIT_LIMIT.toSeconds();
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " " + printable(value) + " is not a whole number of seconds");
+        }
+        if (n < 1 || n > max) {
+            throw new IllegalArgumentException(name + " " + n + " is not in 1.." + max + " seconds");
+        }
+        return Duration.ofSeconds(n);
     }
 
     private static String nonEmpty(String name, String value) {

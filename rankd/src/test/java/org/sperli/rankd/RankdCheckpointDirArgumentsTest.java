@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,18 @@ class RankdCheckpointDirArgumentsTest {
     void emptyDirectoryIsRefused() {
         assertThrows(IllegalArgumentException.class,
                 () -> RankdArguments.parse(new String[] {"--checkpoint-dir=", "j.jar"}));
+    }
+
+    @Test
+    void checkpointWaitIsWholeSecondsWithinItsRange() {
+        assertEquals(Duration.ofSeconds(30), RankdArguments.parse(new String[] {"--checkpoint-wait", "30", "j.jar"})
+                .checkpointWaitOrNull());
+        assertNull(RankdArguments.parse(new String[] {"j.jar"}).checkpointWaitOrNull());
+        for (String bad : new String[] {"0", "-5", "1.5", "x", "604801"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> RankdArguments.parse(new String[] {"--checkpoint-wait", bad, "j.jar"}));
+            assertTrue(e.getMessage().startsWith("--checkpoint-wait " + bad), e.getMessage());
+        }
     }
 
     @Test

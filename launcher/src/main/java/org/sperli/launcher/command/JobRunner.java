@@ -30,6 +30,7 @@ import org.sperli.launcher.ssh.SshRanks;
 import org.sperli.launcher.ssh.SshSettings;
 import org.sperli.launcher.ssh.SshTransport;
 import org.sperli.protocol.Limits;
+import org.sperli.runtime.CheckpointSettings;
 
 /**
  * The steps every command that runs a job takes, in this order, so that nothing starts before every check passed:
@@ -43,12 +44,12 @@ final class JobRunner {
     /** Everything a job needs from the command line. */
     record Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
                    boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs,
-                   Path checkpointDirOrNull) {
+                   Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull) {
         /** A job without a checkpoint directory. */
         Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, boolean forceSsh,
                 boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
             this(hosts, launch, restartMax, denyFileOrNull, forceSsh, acceptNewHostKeys, sshDirOrNull, jar, jobArgs,
-                    null);
+                    null, null);
         }
     }
 
@@ -81,8 +82,13 @@ final class JobRunner {
         if (localRanks > 0) {
             checkCheckpointDir(request.checkpointDirOrNull());
         }
+        Long waitSeconds = request.checkpointWaitSecondsOrNull();
+        if (waitSeconds != null && (waitSeconds < 1 || waitSeconds > CheckpointSettings.MAX_WAIT_LIMIT.toSeconds())) {
+            throw LauncherException.usage("--checkpoint-wait " + waitSeconds + " is not in 1.."
+                    + CheckpointSettings.MAX_WAIT_LIMIT.toSeconds() + " seconds");
+        }
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
-                .withCheckpointDir(request.checkpointDirOrNull());
+                .withCheckpointDir(request.checkpointDirOrNull(), waitSeconds);
         String engine;
         try {
             engine = CryptoEngine.requested(launch.tlsEngine, environment.variables());

@@ -57,6 +57,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " sperli inspect-checkpoint DIR shows what a resume would pick.")
     private Path checkpointDir;
 
+    @Option(names = "--checkpoint-wait", paramLabel = "SECONDS",
+            description = "How long a rank in a checkpoint or resume waits for a peer's next frame before it ends the"
+                    + " job with H1613 (rank 0; the others wait twice as long). Default: 600, enough for ranks that"
+                    + " reach a checkpoint unevenly; raise it when one may come much later than another.")
+    private Long checkpointWaitSeconds;
+
     @Option(names = "--ssh", description = "Use SSH for localhost and 127.0.0.1 too.")
     private boolean ssh;
 
@@ -84,7 +90,7 @@ public final class RunCommand implements Callable<Integer> {
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
                 environment.terminal(), launch.verbose || environment.debug());
         JobRunner.Request request = new JobRunner.Request(hosts.specs(environment.variables()), launch, restartMax,
-                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir);
+                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds);
         return JobRunner.run(request, environment, parent.jobControl(), console);
     }
 }

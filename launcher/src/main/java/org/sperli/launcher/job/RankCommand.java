@@ -9,7 +9,8 @@ import org.sperli.crypto.AccpLibrary;
 /**
  * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
  * (which must read the description line on stdin and use the documented exit statuses). Its arguments are always
- * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR] [--tls-engine NAME] JAR [job args...]}
+ * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR [--checkpoint-wait SECONDS]] [--tls-engine NAME]
+ * JAR [job args...]}
  * ({@code --tls-engine} only when the operator chose an engine); the checkpoint directory is
  * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
@@ -32,15 +33,18 @@ public final class RankCommand {
     private final ClassDataArchive archiveOrNull;
     private final String remoteCommand;
     private final String checkpointDirOrNull;
+    private final Long checkpointWaitOrNull;
     private final String tlsEngineOrNull;
 
     private RankCommand(List<String> localWords, NativeCrypto nativeCryptoOrNull, ClassDataArchive archiveOrNull,
-                        String remoteCommand, String checkpointDirOrNull, String tlsEngineOrNull) {
+                        String remoteCommand, String checkpointDirOrNull, Long checkpointWaitOrNull,
+                        String tlsEngineOrNull) {
         this.localWords = List.copyOf(localWords);
         this.nativeCryptoOrNull = nativeCryptoOrNull;
         this.archiveOrNull = archiveOrNull;
         this.remoteCommand = remoteCommand;
         this.checkpointDirOrNull = checkpointDirOrNull;
+        this.checkpointWaitOrNull = checkpointWaitOrNull;
         this.tlsEngineOrNull = tlsEngineOrNull;
     }
 
@@ -50,7 +54,8 @@ public final class RankCommand {
      */
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
-            return new RankCommand(CommandWords.split(overrideOrNull), null, null, overrideOrNull.strip(), null, null);
+            return new RankCommand(CommandWords.split(overrideOrNull), null, null, overrideOrNull.strip(), null, null,
+                    null);
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -61,7 +66,7 @@ public final class RankCommand {
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
         return new RankCommand(words, new NativeCrypto(env), ClassDataArchive.ofThisJvm().orElse(null),
-                REMOTE_DEFAULT, null, null);
+                REMOTE_DEFAULT, null, null, null);
     }
 
     /**
@@ -69,8 +74,18 @@ public final class RankCommand {
      * directory is made absolute against the launcher's working directory, so that every host gets the same path.
      */
     public RankCommand withCheckpointDir(Path dirOrNull) {
+        return withCheckpointDir(dirOrNull, null);
+    }
+
+    /**
+     * As {@link #withCheckpointDir(Path)}, and {@code --checkpoint-wait SECONDS} to every rank when
+     * {@code waitSecondsOrNull} is given (not otherwise, so that another rank implementation sees the documented
+     * arguments); only with a checkpoint directory, since it bounds the waits of checkpoints and resumes.
+     */
+    public RankCommand withCheckpointDir(Path dirOrNull, Long waitSecondsOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand,
-                dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(), tlsEngineOrNull);
+                dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(),
+                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull);
     }
 
     /**
@@ -79,7 +94,7 @@ public final class RankCommand {
      */
     public RankCommand withTlsEngine(String nameOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                nameOrNull);
+                checkpointWaitOrNull, nameOrNull);
     }
 
     /** The argument vector of local rank {@code rank}. */
@@ -102,6 +117,10 @@ public final class RankCommand {
             argv.add("--checkpoint-dir");
             argv.add(checkpointDirOrNull);
         }
+        if (checkpointWaitOrNull != null) {
+            argv.add("--checkpoint-wait");
+            argv.add(String.valueOf(checkpointWaitOrNull));
+        }
         if (tlsEngineOrNull != null) {
             argv.add("--tls-engine");
             argv.add(tlsEngineOrNull);
@@ -117,6 +136,9 @@ public final class RankCommand {
                 .append(" --jar-sha256 ").append(jarSha256Hex);
         if (checkpointDirOrNull != null) {
             line.append(" --checkpoint-dir ").append(CommandWords.quote(checkpointDirOrNull));
+        }
+        if (checkpointWaitOrNull != null) {
+            line.append(" --checkpoint-wait ").append(checkpointWaitOrNull);
         }
         if (tlsEngineOrNull != null) {
             line.append(" --tls-engine ").append(tlsEngineOrNull);

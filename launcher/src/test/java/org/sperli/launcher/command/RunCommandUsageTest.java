@@ -72,6 +72,13 @@ class RunCommandUsageTest {
     }
 
     @Test
+    void aCheckpointWaitOutsideItsRangeIsOneLineAndStatus2() throws IOException {
+        String jar = jar().toString();
+        assertUsage(run("run", "--hosts", "localhost", "--checkpoint-dir", dir.resolve("ck").toString(),
+                "--checkpoint-wait", "0", jar), "--checkpoint-wait 0 is not in 1..604800 seconds");
+    }
+
+    @Test
     void helpListsEveryExitCode() {
         Run run = run("run", "--help");
         assertEquals(0, run.exitCode());

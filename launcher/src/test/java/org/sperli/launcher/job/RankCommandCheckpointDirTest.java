@@ -36,4 +36,18 @@ class RankCommandCheckpointDirTest {
         assertFalse(command.localArgv(0, null, JAR, List.of()).contains("--checkpoint-dir"));
         assertFalse(command.remoteLine("ab", "j.jar", List.of()).contains("--checkpoint-dir"));
     }
+
+    @Test
+    void aCheckpointWaitGoesWithTheDirectoryAndOnlyWhenGiven() {
+        RankCommand command = RankCommand.of("rankd", Map.of()).withCheckpointDir(Path.of("/ck"), 900L);
+
+        assertEquals(List.of("rankd", "--jar-sha256", "ab", "--checkpoint-dir", "/ck", "--checkpoint-wait", "900",
+                "/jobs/job.jar"), command.localArgv(0, null, JAR, List.of()));
+        assertEquals("rankd --jar-sha256 ab --checkpoint-dir /ck --checkpoint-wait 900 j.jar",
+                command.remoteLine("ab", "j.jar", List.of()));
+        assertFalse(RankCommand.of("rankd", Map.of()).withCheckpointDir(Path.of("/ck"), null)
+                .localArgv(0, null, JAR, List.of()).contains("--checkpoint-wait"));
+        assertFalse(RankCommand.of("rankd", Map.of()).withCheckpointDir(null, 900L)
+                .localArgv(0, null, JAR, List.of()).contains("--checkpoint-wait"), "no wait without a directory");
+    }
 }
