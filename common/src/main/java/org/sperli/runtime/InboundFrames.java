@@ -22,8 +22,6 @@ final class InboundFrames implements PeerEvents {
     private final Mailbox mailbox;
     private final FrameLink frames;
     private final JobFate fate;
-    /** The first peer that closed without BYE while the job ran, or -1; its verdict is pending or made. */
-    private volatile int lostPeer = -1;
 
     InboundFrames(RankConfig config, Links links, Mailbox mailbox, FrameLink frames, JobFate fate) {
         this.config = config;
@@ -99,9 +97,6 @@ final class InboundFrames implements PeerEvents {
         if (mailbox.closedFrom(peer) || !fate.running()) {
             return;
         }
-        if (lostPeer < 0) {
-            lostPeer = peer;
-        }
         CompletableFuture.delayedExecutor(Limits.CLOSE_GRACE_MS, TimeUnit.MILLISECONDS).execute(() ->
                 frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, lostMessage(peer), null));
     }
@@ -111,14 +106,6 @@ final class InboundFrames implements PeerEvents {
     }
 
     private void abortedBy(int peer, Abort abort) {
-        int lost = lostPeer;
-        if (lost >= 0 && abort.reason() == Abort.Reason.PEER_LOST.code()) {
-            // Another rank lost a peer too (most likely the same one): this rank's own finding stands, H1613 on
-            // every survivor, without an ABORT of its own since one was received.
-            frames.abortedBy(new SperliException(ErrorCode.H1613, lostMessage(lost) + "; rank " + peer
-                    + " reports a lost peer too: " + abort.message()), abort);
-            return;
-        }
         String why = "rank " + peer + " aborted the job (reason " + abort.reason()
                 + (abort.code() != 0 ? ", code H" + abort.code() : "") + "): " + abort.message();
         // A send or receive open at a checkpoint fails it with H1624 on every rank (original, "Checkpoints"). That
@@ -126,6 +113,10 @@ final class InboundFrames implements PeerEvents {
         // checkpoint, in an earlier call, or still connecting, before its program could call checkpoint at all.
         boolean openAtCheckpoint = abort.reason() == Abort.Reason.CHECKPOINT_FAILED.code()
                 && abort.code() == ErrorCode.H1624.number();
-        frames.abortedBy(new SperliException(openAtCheckpoint ? ErrorCode.H1624 : ErrorCode.H1612, why), abort);
+        // A lost peer is the job's verdict too: when a rank dies, every survivor sees its close, and which of them
+        // judges first is a race of their close graces; every rank reports H1613, the deciders and the others alike.
+        boolean peerLost = abort.reason() == Abort.Reason.PEER_LOST.code();
+        ErrorCode code = openAtCheckpoint ? ErrorCode.H1624 : peerLost ? ErrorCode.H1613 : ErrorCode.H1612;
+        frames.abortedBy(new SperliException(code, why), abort);
     }
 }
