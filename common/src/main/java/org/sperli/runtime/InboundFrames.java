@@ -1,7 +1,5 @@
 package org.sperli.runtime;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.FrameType;
@@ -97,8 +95,8 @@ final class InboundFrames implements PeerEvents {
         if (mailbox.closedFrom(peer) || !fate.running()) {
             return;
         }
-        CompletableFuture.delayedExecutor(Limits.CLOSE_GRACE_MS, TimeUnit.MILLISECONDS).execute(() ->
-                frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, lostMessage(peer), null));
+        links.channel(peer).schedule(() -> frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, lostMessage(peer),
+                null), Limits.CLOSE_GRACE_MS);
     }
 
     private static String lostMessage(int peer) {

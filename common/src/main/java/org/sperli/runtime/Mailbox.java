@@ -255,6 +255,7 @@ final class Mailbox {
     /** As {@link #await(int, Kind)}, but returns null once {@code timeoutNs} passed (negative: no bound). */
     Frame await(int peer, Kind kind, long timeoutNs) {
         long deadline = System.nanoTime() + timeoutNs;
+        boolean interrupted = false;
         lock.lock();
         try {
             Box box = boxes[peer];
@@ -280,7 +281,7 @@ final class Mailbox {
                         if (left <= 0) {
                             return null;
                         }
-                        awaitUninterruptibly(left);
+                        interrupted |= awaitNanosInterrupted(left);
                     }
                 } finally {
                     box.waiters--;
@@ -289,6 +290,9 @@ final class Mailbox {
             }
         } finally {
             lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -325,12 +329,16 @@ final class Mailbox {
 
     // ---- under the lock -------------------------------------------------------------------------------------
 
-    /** Waits on {@link #changed} up to {@code ns}; an interrupt is kept for the caller and does not end the wait. */
-    private void awaitUninterruptibly(long ns) {
+    /**
+     * Waits on {@link #changed} up to {@code ns}; returns whether an interrupt came, which the caller sets again once
+     * it stops waiting (set at once, every later wait would return at once and the loop would spin).
+     */
+    private boolean awaitNanosInterrupted(long ns) {
         try {
             changed.awaitNanos(ns);
+            return false;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return true;
         }
     }
 

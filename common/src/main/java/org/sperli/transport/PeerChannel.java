@@ -30,6 +30,14 @@ public final class PeerChannel {
         return channel.isActive();
     }
 
+    /**
+     * Runs {@code task} on this connection's event loop after {@code delayMs}, closed or not: the rank's event loops
+     * run until the rank ends, and a timer there needs no thread of its own.
+     */
+    public void schedule(Runnable task, long delayMs) {
+        channel.eventLoop().schedule(task, delayMs, TimeUnit.MILLISECONDS);
+    }
+
     /** Starts closing (close_notify, then TCP close); returns at once. */
     public ChannelFuture close() {
         return channel.close();
