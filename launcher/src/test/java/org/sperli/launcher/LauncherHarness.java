@@ -59,8 +59,14 @@ public final class LauncherHarness {
      */
     public static Run run(LaunchEnvironment env, Consumer<String> outLines, Consumer<SperliCommand> started,
                           String... args) {
+        return run(env, outLines, line -> { }, started, args);
+    }
+
+    /** As {@link #run(LaunchEnvironment, Consumer, Consumer, String...)}, with {@code errLines} seeing stderr. */
+    public static Run run(LaunchEnvironment env, Consumer<String> outLines, Consumer<String> errLines,
+                          Consumer<SperliCommand> started, String... args) {
         LineWriter out = new LineWriter(outLines);
-        LineWriter err = new LineWriter(line -> { });
+        LineWriter err = new LineWriter(errLines);
         CommandLine cl = SperliCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), env);
         SperliCommand command = cl.getCommand();
         started.accept(command);
@@ -103,7 +109,7 @@ public final class LauncherHarness {
         descendants().forEach(ProcessHandle::destroyForcibly);
     }
 
-    private static List<ProcessHandle> descendants() {
+    public static List<ProcessHandle> descendants() {
         return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
     }
 

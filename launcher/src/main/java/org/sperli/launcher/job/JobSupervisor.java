@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +35,11 @@ import org.sperli.launcher.report.Console;
  * every rank shows as such, not as ranks the launcher stopped). A rank that failed before it was connected to every
  * peer gets no settling: some peers have no connection to hear it on, and would only wait for their setup bound.
  * Then SIGTERM to each rank still running (a rank turns it into ABORT reason 8), up to {@link #TERMINATE_GRACE}
- * for all of them to go, then a kill, then up to {@link #KILL_WAIT}. {@link #stop} (Ctrl-C, SIGTERM on the launcher)
- * does the same from another thread, without the settling, and no restart follows.
+ * for all of them to go, then a kill, then up to {@link #KILL_WAIT}; a rank whose host does not answer within
+ * {@link #REACH_PROBE} (a host cut off the network) is said and not waited for. {@link #stop} (Ctrl-C, SIGTERM on the
+ * launcher) does the same from another thread, without the settling, and no restart follows. The failure is said at
+ * once, before the others are ended; the next incarnation asks every SSH session whether it still answers first, and
+ * moves the ranks of a host that does not (see {@code SshRanks.prepare}).
  *
  * <p>Not restarted, because another try cannot help: a rank that refused its description or jar (status 2), and a
  * rank command the shell could not run (126, 127). Those end the job with {@link ExitCodes#START_FAILED}.
@@ -45,6 +49,8 @@ public final class JobSupervisor {
     public static final Duration SETTLE = Duration.ofSeconds(2);
     /** How long ranks have after SIGTERM before they are killed. */
     public static final Duration TERMINATE_GRACE = Duration.ofSeconds(5);
+    /** How long a rank's host gets to answer before the rank is taken as cut off and not waited for. */
+    public static final Duration REACH_PROBE = Duration.ofSeconds(2);
     /** How long killed ranks have to be gone. */
     public static final Duration KILL_WAIT = Duration.ofSeconds(5);
     /** How often the wait for ranks looks at a stop request. */
@@ -125,6 +131,10 @@ public final class JobSupervisor {
                 if (failure == null) {
                     failure = await(ranks);
                 }
+                if (failure != null && !failure.stopped()) {
+                    // Said at once: ending the other ranks can take seconds when a host stopped answering.
+                    console.note(failure.describe() + "; ending the other ranks");
+                }
                 if (failure != null && !failure.stopped() && !failure.permanent()
                         && progress.peersWillHear(failure.rank())) {
                     settle(ranks);
@@ -146,8 +156,8 @@ public final class JobSupervisor {
                 return new Result(ExitCodes.START_FAILED, lastFailure, incarnation, statuses);
             }
             if (incarnation <= restartMax) {
-                console.note(lastFailure + "; restarting the job as incarnation " + (incarnation + 1)
-                        + " (restart " + incarnation + " of " + restartMax + ")");
+                console.note("restarting the job as incarnation " + (incarnation + 1) + " (restart " + incarnation
+                        + " of " + restartMax + ")");
             }
         }
         return new Result(ExitCodes.JOB_FAILED, lastFailure + (restartMax == 0 ? "" : " (restarts used up)"),
@@ -310,28 +320,69 @@ public final class JobSupervisor {
         }
     }
 
-    /** SIGTERM to every rank still running, a bounded wait, then kill and another bounded wait. */
+    /**
+     * SIGTERM to every rank still running, a bounded wait, then kill and another bounded wait. A rank whose host
+     * stopped answering is not waited for: no signal reaches it, and the waits would only delay the restart.
+     */
     private void endAll(List<RankProcess> ranks) {
         List<RankProcess> alive = ranks.stream().filter(RankProcess::isAlive).toList();
         if (alive.isEmpty()) {
             return;
         }
         alive.forEach(RankProcess::terminate);
-        if (!waitGone(alive, TERMINATE_GRACE)) {
-            for (RankProcess p : alive) {
+        List<RankProcess> reachable = reachable(alive);
+        if (!waitGone(reachable, TERMINATE_GRACE)) {
+            for (RankProcess p : reachable) {
                 if (p.isAlive()) {
                     console.detail("rank " + p.rank() + " (" + p.where() + ") still running after SIGTERM; killing it");
                     p.kill();
                 }
             }
-            if (!waitGone(alive, KILL_WAIT)) {
-                for (RankProcess p : alive) {
+            if (!waitGone(reachable, KILL_WAIT)) {
+                for (RankProcess p : reachable) {
                     if (p.isAlive()) {
                         console.note("rank " + p.rank() + " (" + p.where() + ") did not end after a kill");
                     }
                 }
             }
         }
+    }
+
+    /**
+     * The ranks of {@code alive} that can still be ended; the others are said, killed as far as that goes, and left.
+     * Every rank is asked at once, so a dead host costs one {@link #REACH_PROBE}, not one per rank.
+     */
+    private List<RankProcess> reachable(List<RankProcess> alive) {
+        List<CompletableFuture<Boolean>> answers = new ArrayList<>();
+        for (RankProcess p : alive) {
+            CompletableFuture<Boolean> answer = new CompletableFuture<>();
+            Thread t = new Thread(() -> answer.complete(p.reachable(REACH_PROBE.toMillis())), "sperli-probe-rank-"
+                    + p.rank());
+            t.setDaemon(true);
+            t.start();
+            answers.add(answer);
+        }
+        List<RankProcess> reachable = new ArrayList<>();
+        for (int i = 0; i < alive.size(); i++) {
+            RankProcess p = alive.get(i);
+            boolean answered;
+            try {
+                answered = answers.get(i).get(REACH_PROBE.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                answered = true;
+            } catch (ExecutionException | TimeoutException e) {
+                answered = false;
+            }
+            if (answered || !p.isAlive()) {
+                reachable.add(p);
+            } else {
+                console.note("rank " + p.rank() + " (" + p.where() + ") cannot be reached to end it: its host does"
+                        + " not answer; it is left behind");
+                p.kill();
+            }
+        }
+        return reachable;
     }
 
     private static boolean waitGone(List<RankProcess> ranks, Duration limit) {

@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Statuses: the rank's own (protocol section 11: 0 completed, 2 description or jar refused, 3 program failed,
  * 4 aborted by a peer, 5 peer lost, 6 refused frame or handshake, 7 collective mismatch or checkpoint or resume failed,
- * 8 stopped by the operator), 128 + n for a rank ended by signal n, {@link #LOST} when the SSH connection went away without a status.
+ * 8 stopped by the operator), 128 + n for a rank ended by signal n, {@link #LOST} when the SSH connection went away
+ * without a status.
  */
 public interface RankProcess {
     /** The status of a remote rank whose connection was lost before it reported one. */
@@ -30,6 +31,14 @@ public interface RankProcess {
 
     /** Ends the rank at once (SIGKILL, closed channel). */
     void kill();
+
+    /**
+     * Whether the rank can still be reached to be ended, asked within about {@code boundMs}: a local process always,
+     * an SSH rank while its session answers. A rank behind a host that stopped answering cannot end by any signal.
+     */
+    default boolean reachable(long boundMs) {
+        return true;
+    }
 
     default boolean isAlive() {
         return !exited().isDone();

@@ -102,15 +102,30 @@ final class SshRankProcess implements RankProcess {
     }
 
     @Override
+    public boolean reachable(long boundMs) {
+        return SshTransport.answers(session, java.time.Duration.ofMillis(boundMs));
+    }
+
+    @Override
     public void terminate() {
         sendSignal("TERM");
-        killByPid("TERM");
+        inBackground(() -> killByPid("TERM"));
     }
 
     @Override
     public void kill() {
-        killByPid("KILL");
+        inBackground(() -> killByPid("KILL"));
         channel.close(true);
+    }
+
+    /**
+     * Runs a remote {@code kill} on a thread of its own: on a host that stopped answering it waits out its command
+     * timeout, and the launcher must go on ending the other ranks meanwhile (its own waits are bounded).
+     */
+    private void inBackground(Runnable remoteKill) {
+        Thread t = new Thread(remoteKill, "sperli-kill-rank-" + rank);
+        t.setDaemon(true);
+        t.start();
     }
 
     private void sendSignal(String name) {

@@ -26,6 +26,8 @@ import org.sperli.launcher.report.Console;
 public final class SshRanks implements RankStarter, AutoCloseable {
     /** Staging one jar on one host, SFTP included. */
     public static final Duration STAGE_TIMEOUT = Duration.ofMinutes(5);
+    /** How long a session that served an earlier incarnation gets to answer, and a new login to that host. */
+    public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     private final SshTransport transport;
     private final RankCommand command;
@@ -46,10 +48,20 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     @Override
     public synchronized void prepare(String host) throws HostUnreachableException {
         ClientSession session = sessions.get(host);
-        if (session != null && session.isOpen() && session.isAuthenticated()) {
-            return;
+        if (session != null) {
+            if (SshTransport.answers(session, PROBE_TIMEOUT)) {
+                return;
+            }
+            // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
+            // move at once instead of after the long bounds of a first login.
+            sessions.remove(host);
+            SshTransport.closeInBackground(session);
+            console.note("SSH session to " + host + " does not answer within " + PROBE_TIMEOUT.toSeconds()
+                    + " s; connecting again");
+            session = transport.reconnect(host, PROBE_TIMEOUT);
+        } else {
+            session = transport.connect(host);
         }
-        session = transport.connect(host);
         console.detail("connected to " + host + " as " + session.getUsername());
         stageJar(host, session);
         sessions.put(host, session);

@@ -12,6 +12,9 @@ import org.apache.sshd.client.session.ClientSession;
 import org.apache.sshd.common.future.CancelOption;
 import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.sftp.SftpModuleProperties;
+import org.apache.sshd.common.SshConstants;
+import org.apache.sshd.common.future.GlobalRequestFuture;
+import org.apache.sshd.common.util.buffer.Buffer;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
 
@@ -38,6 +41,8 @@ public final class SshTransport implements AutoCloseable {
     public static final int HEARTBEAT_NO_REPLY_MAX = 4;
     /** Closing the client at the end of the run. */
     public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /** The global request that asks a session whether it is still there (OpenSSH's name; any reply will do). */
+    private static final String KEEPALIVE = "keepalive@openssh.com";
 
     private static final int DEFAULT_SSH_PORT = 22;
 
@@ -71,10 +76,23 @@ public final class SshTransport implements AutoCloseable {
 
     /** A logged-in session to {@code host} (as the config resolves it). */
     public ClientSession connect(String host) throws HostUnreachableException {
+        return connect(host, CONNECT_TIMEOUT, AUTH_TIMEOUT);
+    }
+
+    /**
+     * As {@link #connect(String)}, with the connect and the login each bounded by {@code bound}: for a host whose
+     * session stopped answering in the middle of a job, where a short probe decides whether its ranks must move.
+     */
+    public ClientSession reconnect(String host, Duration bound) throws HostUnreachableException {
+        return connect(host, bound, bound);
+    }
+
+    private ClientSession connect(String host, Duration connectTimeout, Duration authTimeout)
+            throws HostUnreachableException {
         ClientSession session;
         try {
             session = client.connect(resolve(host), null, null)
-                    .verify(CONNECT_TIMEOUT, CancelOption.CANCEL_ON_TIMEOUT)
+                    .verify(connectTimeout, CancelOption.CANCEL_ON_TIMEOUT)
                     .getSession();
         } catch (IOException e) {
             throw new HostUnreachableException(host, reason(e), e);
@@ -83,7 +101,7 @@ public final class SshTransport implements AutoCloseable {
         boolean done;
         try {
             auth = session.auth();
-            done = auth.await(AUTH_TIMEOUT, CancelOption.CANCEL_ON_TIMEOUT);
+            done = auth.await(authTimeout, CancelOption.CANCEL_ON_TIMEOUT);
         } catch (IOException e) {
             closeQuietly(session);
             throwIfHostKeyRefused(host, session, e);
@@ -95,7 +113,7 @@ public final class SshTransport implements AutoCloseable {
         closeQuietly(session);
         throwIfHostKeyRefused(host, session, auth.getException());
         if (!done) {
-            throw new HostUnreachableException(host, "no login within " + AUTH_TIMEOUT.toSeconds() + " s", null);
+            throw new HostUnreachableException(host, "no login within " + authTimeout.toSeconds() + " s", null);
         }
         Throwable e = auth.getException();
         throw LauncherException.startFailed("SSH login to " + host + " as " + user(session) + " failed: "
@@ -145,6 +163,31 @@ public final class SshTransport implements AutoCloseable {
         } catch (IOException e) {
             client.close(true);
         }
+    }
+
+    /**
+     * Whether {@code session} still answers: a keep-alive request whose reply (success or failure alike) comes within
+     * {@code bound}. A session to a host cut from the network stays "open" until the keep-alives give up, which
+     * takes minutes; a rank started through it would wait as long.
+     */
+    static boolean answers(ClientSession session, Duration bound) {
+        if (!session.isOpen() || !session.isAuthenticated()) {
+            return false;
+        }
+        try {
+            Buffer request = session.createBuffer(SshConstants.SSH_MSG_GLOBAL_REQUEST, 32);
+            request.putString(KEEPALIVE);
+            request.putBoolean(true);
+            GlobalRequestFuture reply = session.request(request, KEEPALIVE, null);
+            return reply.await(bound);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Closes {@code session} on another thread: a dead host must not hold the caller for the close timeout. */
+    static void closeInBackground(ClientSession session) {
+        session.close(true);
     }
 
     static void closeQuietly(ClientSession session) {
