@@ -368,7 +368,9 @@ public final class Rankd {
                 }
                 return;
             }
-            stop("stopped by the operator");
+            // A rank cannot tell who sent the SIGTERM: the operator, or its launcher ending the job after another
+            // rank failed (issue 14: "stopped by the operator" read as if someone had pressed Ctrl-C).
+            stop("stopped by SIGTERM (the operator's stop, or the launcher ending the job)");
         }
     }
 

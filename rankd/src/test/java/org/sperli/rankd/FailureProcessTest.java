@@ -85,7 +85,8 @@ class FailureProcessTest {
     void sigtermStopsTheRankWithEightAndAbortsTheOthers() throws Exception {
         // SIGTERM alone: Process.destroy would close stdin as well (the launcher gone, the next test).
         assertOneStopsWithEightAndAbortsTheOther(p -> p.process.toHandle().destroy(), Duration.ofSeconds(10),
-                "stopped by the operator (ABORT reason 8 to every connected peer)");
+                "stopped by SIGTERM (the operator's stop, or the launcher ending the job) (ABORT reason 8 to every"
+                        + " connected peer)");
     }
 
     /**

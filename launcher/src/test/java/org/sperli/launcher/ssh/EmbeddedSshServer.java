@@ -38,6 +38,14 @@ final class EmbeddedSshServer implements AutoCloseable {
     }
 
     static EmbeddedSshServer start(Path home) throws IOException, GeneralSecurityException {
+        return start(home, true);
+    }
+
+    /**
+     * As {@link #start(Path)}; with {@code killOnClose} false a command whose channel closes is not killed, only its
+     * standard input ends, as under OpenSSH's sshd.
+     */
+    static EmbeddedSshServer start(Path home, boolean killOnClose) throws IOException, GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(256);
         KeyPair userKey = generator.generateKeyPair();
@@ -53,7 +61,7 @@ final class EmbeddedSshServer implements AutoCloseable {
         server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
         server.setCommandFactory((channel, command) -> {
             s.execs.incrementAndGet();
-            return new ShellCommand(command, home);
+            return new ShellCommand(command, home, killOnClose);
         });
         server.start();
         return s;

@@ -12,20 +12,23 @@ import org.apache.sshd.server.command.Command;
 
 /**
  * An exec request of the embedded server: {@code /bin/sh -c COMMAND} in the remote home, stdin, stdout and stderr
- * piped to the channel, the "signal" request TERM passed on as SIGTERM, and the process killed when the channel goes.
+ * piped to the channel, the "signal" request TERM passed on as SIGTERM, and the process killed when the channel goes
+ * (or, as OpenSSH does, left to find its standard input closed, when the server was made so).
  */
 final class ShellCommand implements Command {
     private final String command;
     private final Path home;
+    private final boolean killOnClose;
     private InputStream in;
     private OutputStream out;
     private OutputStream err;
     private ExitCallback exit;
     private Process process;
 
-    ShellCommand(String command, Path home) {
+    ShellCommand(String command, Path home, boolean killOnClose) {
         this.command = command;
         this.home = home;
+        this.killOnClose = killOnClose;
     }
 
     @Override
@@ -99,7 +102,7 @@ final class ShellCommand implements Command {
 
     @Override
     public void destroy(ChannelSession channel) {
-        if (process != null && process.isAlive()) {
+        if (killOnClose && process != null && process.isAlive()) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
