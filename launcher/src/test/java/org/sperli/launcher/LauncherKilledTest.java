@@ -1,14 +1,10 @@
 package org.sperli.launcher;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,8 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class LauncherKilledTest {
-    private static final long ORPHAN_BOUND_MS = 3000;
-
     @TempDir
     Path dir;
 
@@ -40,37 +34,10 @@ class LauncherKilledTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + rankTmp, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "run", "--hosts", LauncherHarness.hosts(ports, "localhost"), jar.toString(), "wait"));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("SPERLI_RANKD_JAVA_OPTS", LauncherHarness.RANK_JAVA_OPTS);
-        Process launcher = builder.start();
-
-        long deadline = System.nanoTime() + LauncherHarness.RUN_LIMIT.toNanos();
-        while (waitingRanks(out) < 3) {
-            assertTrue(launcher.isAlive() && System.nanoTime() < deadline, "ranks not waiting:\n" + read(out));
-            Thread.sleep(50);
-        }
-        List<ProcessHandle> ranks = launcher.descendants().filter(ProcessHandle::isAlive).toList();
-        assertEquals(3, ranks.size(), "one process per rank:\n" + read(out));
-
-        launcher.destroyForcibly();
-        assertTrue(launcher.waitFor(5, TimeUnit.SECONDS));
-        long killedAt = System.nanoTime();
-        for (ProcessHandle rank : ranks) {
-            long left = ORPHAN_BOUND_MS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-            rank.onExit().completeOnTimeout(null, Math.max(0, left), TimeUnit.MILLISECONDS).join();
-            assertTrue(!rank.isAlive(), "rank pid " + rank.pid() + " still runs "
-                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt) + " ms after the launcher's SIGKILL");
-        }
-        try (var left = Files.list(rankTmp)) {
-            assertEquals(List.of(), left.toList(), "no PEM directory may be left behind");
-        }
-    }
-
-    private static long waitingRanks(Path out) throws Exception {
-        return read(out).lines().filter(l -> l.matches("\\[rank \\d+\\] waiting")).count();
-    }
-
-    private static String read(Path out) throws Exception {
-        return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+        KilledLauncher launcher = KilledLauncher.start(builder, out, 3);
+        launcher.killAndAssertNothingLeft(() -> launcher.process().descendants().filter(ProcessHandle::isAlive)
+                .toList(), 3, rankTmp);
     }
 }
