@@ -55,7 +55,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
             // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
             // move at once instead of after the long bounds of a first login.
             sessions.remove(host);
-            SshTransport.closeInBackground(session);
+            SshTransport.closeNow(session);
             console.note("SSH session to " + host + " does not answer within " + PROBE_TIMEOUT.toSeconds()
                     + " s; connecting again");
             session = transport.reconnect(host, PROBE_TIMEOUT);

@@ -9,12 +9,12 @@ import org.apache.sshd.client.config.hosts.HostConfigEntry;
 import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.future.AuthFuture;
 import org.apache.sshd.client.session.ClientSession;
-import org.apache.sshd.common.future.CancelOption;
-import org.apache.sshd.core.CoreModuleProperties;
-import org.apache.sshd.sftp.SftpModuleProperties;
 import org.apache.sshd.common.SshConstants;
+import org.apache.sshd.common.future.CancelOption;
 import org.apache.sshd.common.future.GlobalRequestFuture;
 import org.apache.sshd.common.util.buffer.Buffer;
+import org.apache.sshd.core.CoreModuleProperties;
+import org.apache.sshd.sftp.SftpModuleProperties;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
 
@@ -185,8 +185,8 @@ public final class SshTransport implements AutoCloseable {
         }
     }
 
-    /** Closes {@code session} on another thread: a dead host must not hold the caller for the close timeout. */
-    static void closeInBackground(ClientSession session) {
+    /** Closes {@code session} at once, without waiting for the peer: a dead host must not hold the caller. */
+    static void closeNow(ClientSession session) {
         session.close(true);
     }
 
