@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.sperli.Communicator;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
+import org.sperli.crypto.CryptoEngine;
 import org.sperli.runtime.RankRuntime;
 
 /**
@@ -59,6 +60,8 @@ public final class CollectivesBench {
         out.printf(Locale.ROOT, "CollectivesBench  java.version=%s  vm=%s  cores=%d  %d rounds after %.1f s warm-up%n",
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), rounds, WARM_UP_NS / 1e9);
+        // The engine a rank takes (auto, or SPERLI_TLS_ENGINE): every byte of every link goes through it.
+        out.println(CryptoEngine.select(null, System.getenv()).note());
         out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s%n", "case", "ranks", "calls", "median ms/call",
                 "best ms/call", "median MB/s");
         long started = System.nanoTime();
