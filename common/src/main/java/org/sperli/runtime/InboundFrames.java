@@ -95,12 +95,8 @@ final class InboundFrames implements PeerEvents {
         if (mailbox.closedFrom(peer) || !fate.running()) {
             return;
         }
-        links.channel(peer).schedule(() -> frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, lostMessage(peer),
-                null), Limits.CLOSE_GRACE_MS);
-    }
-
-    private static String lostMessage(int peer) {
-        return "rank " + peer + " closed its connection without BYE";
+        links.channel(peer).schedule(() -> frames.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "rank " + peer
+                + " closed its connection without BYE", null), Limits.CLOSE_GRACE_MS);
     }
 
     private void abortedBy(int peer, Abort abort) {

@@ -2,6 +2,7 @@ package org.sperli.transport;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,7 +36,12 @@ public final class PeerChannel {
      * run until the rank ends, and a timer there needs no thread of its own.
      */
     public void schedule(Runnable task, long delayMs) {
-        channel.eventLoop().schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        try {
+            channel.eventLoop().schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            // The rank is ending its event loops: the task cannot wait, so it runs now.
+            task.run();
+        }
     }
 
     /** Starts closing (close_notify, then TCP close); returns at once. */

@@ -350,23 +350,17 @@ public final class JobSupervisor {
 
     /**
      * The ranks of {@code alive} that can still be ended; the others are said, killed as far as that goes, and left.
-     * Every rank is asked at once, so a dead host costs one {@link #REACH_PROBE}, not one per rank.
+     * Every rank is asked at once (each answer completes by itself within {@link #REACH_PROBE}), so a dead host
+     * costs one probe, not one per rank.
      */
     private List<RankProcess> reachable(List<RankProcess> alive) {
-        List<CompletableFuture<Boolean>> answers = new ArrayList<>();
-        for (RankProcess p : alive) {
-            CompletableFuture<Boolean> answer = new CompletableFuture<>();
-            Thread t = new Thread(() -> answer.complete(p.reachable(REACH_PROBE.toMillis())), "sperli-probe-rank-"
-                    + p.rank());
-            t.setDaemon(true);
-            t.start();
-            answers.add(answer);
-        }
+        List<CompletableFuture<Boolean>> answers = alive.stream().map(p -> p.reachable(REACH_PROBE)).toList();
         List<RankProcess> reachable = new ArrayList<>();
         for (int i = 0; i < alive.size(); i++) {
             RankProcess p = alive.get(i);
             boolean answered;
             try {
+                // Bounded here too: a rank kind of another making might never complete its answer.
                 answered = answers.get(i).get(REACH_PROBE.toMillis() + 1000, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package org.sperli.launcher.job;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -33,11 +34,12 @@ public interface RankProcess {
     void kill();
 
     /**
-     * Whether the rank can still be reached to be ended, asked within about {@code boundMs}: a local process always,
-     * an SSH rank while its session answers. A rank behind a host that stopped answering cannot end by any signal.
+     * Whether the rank can still be reached to be ended, known at the latest after {@code bound}: a local process
+     * always, an SSH rank while its session answers. A rank behind a host that stopped answering cannot end by any
+     * signal.
      */
-    default boolean reachable(long boundMs) {
-        return true;
+    default CompletableFuture<Boolean> reachable(Duration bound) {
+        return CompletableFuture.completedFuture(true);
     }
 
     default boolean isAlive() {

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.sshd.client.channel.ChannelExec;
@@ -102,8 +103,8 @@ final class SshRankProcess implements RankProcess {
     }
 
     @Override
-    public boolean reachable(long boundMs) {
-        return SshTransport.answers(session, java.time.Duration.ofMillis(boundMs));
+    public CompletableFuture<Boolean> reachable(Duration bound) {
+        return SshTransport.answersWithin(session, bound);
     }
 
     @Override

@@ -2,6 +2,8 @@ package org.sperli.launcher.ssh;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.config.hosts.ConfigFileHostEntryResolver;
@@ -171,18 +173,26 @@ public final class SshTransport implements AutoCloseable {
      * takes minutes; a rank started through it would wait as long.
      */
     static boolean answers(ClientSession session, Duration bound) {
+        return answersWithin(session, bound).join();
+    }
+
+    /** As {@link #answers}, without blocking: completes with the answer, false at the latest after {@code bound}. */
+    static CompletableFuture<Boolean> answersWithin(ClientSession session, Duration bound) {
+        CompletableFuture<Boolean> answered = new CompletableFuture<>();
         if (!session.isOpen() || !session.isAuthenticated()) {
-            return false;
+            answered.complete(false);
+            return answered;
         }
         try {
             Buffer request = session.createBuffer(SshConstants.SSH_MSG_GLOBAL_REQUEST, 32);
             request.putString(KEEPALIVE);
             request.putBoolean(true);
             GlobalRequestFuture reply = session.request(request, KEEPALIVE, null);
-            return reply.await(bound);
+            reply.addListener(done -> answered.complete(true));
         } catch (IOException | RuntimeException e) {
-            return false;
+            answered.complete(false);
         }
+        return answered.completeOnTimeout(false, bound.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Closes {@code session} at once, without waiting for the peer: a dead host must not hold the caller. */
