@@ -12,7 +12,7 @@ import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
 import org.sperli.SperliException;
-import org.sperli.array.ContributionFold;
+import org.sperli.ContributionFold;
 import org.sperli.collective.Combine;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.payload.Abort;
@@ -219,7 +219,7 @@ final class CollectiveEngine {
         return blocksAtRoot.get(root);
     }
 
-    // ---- the root's work --------------------------------------------------------------------------------------
+    // the root's work
 
     /**
      * The root's fold of reduce and allreduce: contributions taken in ascending rank order, its own in its rank's
@@ -312,7 +312,7 @@ final class CollectiveEngine {
         }
     }
 
-    // ---- checks -----------------------------------------------------------------------------------------------
+    // checks
 
     private CollectiveCall next(int operation, int typeCode, int opCode, int root) {
         calls++;

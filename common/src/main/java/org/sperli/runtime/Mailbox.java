@@ -83,7 +83,7 @@ final class Mailbox {
         }
     }
 
-    // ---- arrivals, on the event loops ------------------------------------------------------------------------
+    // arrivals, on the event loops
 
     /** A frame of {@code kind} from {@code peer}: to the receive posted for it (DATA), or queued. */
     void deliver(int peer, Kind kind, Frame frame) {
@@ -141,7 +141,7 @@ final class Mailbox {
         }
     }
 
-    // ---- the program's side ---------------------------------------------------------------------------------
+    // the program's side
 
     /** Whether any peer closed its connection without BYE. */
     boolean anyLost() {
@@ -327,7 +327,7 @@ final class Mailbox {
         }
     }
 
-    // ---- under the lock -------------------------------------------------------------------------------------
+    // under the lock
 
     /**
      * Waits on {@link #changed} up to {@code ns}; returns whether an interrupt came, which the caller sets again once

@@ -13,7 +13,7 @@ import org.sperli.ReduceOp;
 import org.sperli.Request;
 import org.sperli.Restored;
 import org.sperli.SperliException;
-import org.sperli.array.ContributionFold;
+import org.sperli.ContributionFold;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Connections;
@@ -195,7 +195,7 @@ public final class RankRuntime implements Communicator, AutoCloseable {
         }
     }
 
-    // ---- for the tests of this package -----------------------------------------------------------------------
+    // for the tests of this package
 
     FrameLink frames() {
         return frames;

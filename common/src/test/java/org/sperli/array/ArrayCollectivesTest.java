@@ -14,6 +14,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sperli.ArrayType;
 import org.sperli.Communicator;
 import org.sperli.ReduceOp;
 import org.sperli.SperliException;

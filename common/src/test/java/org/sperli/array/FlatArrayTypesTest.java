@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sperli.ArrayType;
 import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
@@ -164,8 +165,8 @@ class FlatArrayTypesTest {
     }
 
     @Test
-    void aTypeWithAHeaderGetsTheDefaultReduceOverTheElementsAfterIt() {
-        // A test type: u32 element count, then the i32 elements. It supplies no reduce of its own.
+    void aTypeWithAHeaderReducesTheElementsAfterItWithReduceElements() {
+        // A test type: u32 element count, then the i32 elements; its reduce is ArrayTypes.reduceElements.
         ArrayType<int[]> counted = new CountedInts();
         int[] sum = counted.reduce(new int[] {1, 2, 3}, new int[] {10, 20, 30}, ReduceOp.SUM);
         assertArrayEquals(new int[] {11, 22, 33}, sum);
@@ -174,7 +175,7 @@ class FlatArrayTypesTest {
         assertEquals("H1618 invalid argument: shapes differ: [2] and [3]", e.getMessage());
     }
 
-    /** A minimal shaped type for the default reduce: [u32 count][count i32]. */
+    /** A minimal shaped type for {@link ArrayTypes#reduceElements}: [u32 count][count i32]. */
     private static final class CountedInts implements ArrayType<int[]> {
         @Override
         public int encodedLength(int[] value) {
@@ -209,6 +210,11 @@ class FlatArrayTypesTest {
         @Override
         public long[] shape(int[] value) {
             return new long[] {value.length};
+        }
+
+        @Override
+        public int[] reduce(int[] a, int[] b, ReduceOp op) {
+            return ArrayTypes.reduceElements(this, a, b, op);
         }
     }
 }

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.sperli.ArrayType;
 import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;

@@ -1,6 +1,7 @@
 package org.sperli.array;
 
 import java.nio.ByteBuffer;
+import org.sperli.ArrayType;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.collective.Combine;

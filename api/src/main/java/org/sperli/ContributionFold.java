@@ -1,4 +1,4 @@
-package org.sperli.array;
+package org.sperli;
 
 import java.nio.ByteBuffer;
 
@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  *
  * <p>A fold is made for one call and used by one thread. Anything it throws refuses the contribution and ends the job
  * like contributions of different length: ABORT reason 3 with code 1618, H1618 at the root, H1612 at the others.
- * Programs do not implement this; {@link org.sperli.Communicator}'s reduce and allreduce over an {@link ArrayType}
+ * Programs do not implement this; {@link Communicator}'s reduce and allreduce over an {@link ArrayType}
  * make one.
  */
 public interface ContributionFold {

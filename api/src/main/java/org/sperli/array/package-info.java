@@ -1,8 +1,8 @@
 /**
- * The interface to the array type (the protocol's "Interface to the array type"): {@link org.sperli.array.ArrayType}
+ * The interface to the array type (the protocol's "Interface to the array type"): {@link org.sperli.ArrayType}
  * with encode, decode, elementType, shape and the reduce hook; the ready types in
  * {@link org.sperli.array.ArrayTypes} (flat Java arrays of every element type and the shaped
- * {@link org.sperli.array.Matrix2D}); and {@link org.sperli.array.ContributionFold}, through which the root of a
+ * {@link org.sperli.array.Matrix2D}); and {@link org.sperli.ContributionFold}, through which the root of a
  * reduce folds values with a shape.
  *
  * <p>This package is codecs and arithmetic only: it works on {@code ByteBuffer}s and arrays, does no I/O and knows

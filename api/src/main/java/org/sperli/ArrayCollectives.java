@@ -5,9 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
-import org.sperli.array.ArrayType;
-import org.sperli.array.ArrayTypes;
-import org.sperli.array.ContributionFold;
 
 /**
  * The collectives and messages of {@link Communicator} over an {@link ArrayType}: values are encoded, the byte forms
@@ -104,7 +101,7 @@ final class ArrayCollectives {
             throw refused("encoded message of " + length + " bytes, maximum " + Communicator.MAX_MESSAGE
                     + "; split it");
         }
-        comm.send(dest, tag, ArrayTypes.toBytes(type, value));
+        comm.send(dest, tag, type.toBytes(value));
     }
 
     static <T> T recv(Communicator comm, int source, int tag, ArrayType<T> type) {
@@ -112,7 +109,7 @@ final class ArrayCollectives {
         return decode(type, comm.recv(source, tag), "message from rank " + source + " with tag " + tag);
     }
 
-    // ---- encoding with the refusal held back ------------------------------------------------------------------
+    // encoding with the refusal held back
 
     private static <T> Encoded encode(ArrayType<T> type, T value, String what) {
         if (type == null) {
@@ -128,7 +125,7 @@ final class ArrayCollectives {
                 return new Encoded(null, refused(what + ": encoded length=" + length + ", maximum "
                         + Communicator.MAX_COLLECTIVE_DATA));
             }
-            return new Encoded(ArrayTypes.toBytes(type, value), null);
+            return new Encoded(type.toBytes(value), null);
         } catch (RuntimeException e) {
             return new Encoded(null, withContext(e, what + " refused by " + type));
         }
@@ -213,7 +210,7 @@ final class ArrayCollectives {
             if (!started) {
                 throw new IllegalStateException("no contribution was added");
             }
-            return ArrayTypes.toBytes(type, acc);
+            return type.toBytes(acc);
         }
     }
 }

@@ -4,11 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.util.Locale;
 import java.util.Objects;
+import org.sperli.Communicator;
 import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
 import org.sperli.SperliException;
-import org.sperli.protocol.Limits;
 
 /**
  * The reduce arithmetic of tables section 5: one contribution combined into another, element by element.
@@ -46,7 +46,7 @@ public final class Combine {
     /**
      * The argument checks every rank makes alone before a reduce or allreduce sends anything, in this order:
      * operation 1..10, type 0..6, type and operation allowed together, data a whole number of elements, data at most
-     * {@link Limits#MAX_COLLECTIVE_DATA} bytes.
+     * {@link Communicator#MAX_COLLECTIVE_DATA} bytes.
      *
      * @throws SperliException H1618 naming the first field that fails and its value
      */
@@ -66,8 +66,8 @@ public final class Combine {
     public static void check(ElementType type, ReduceOp op, long dataLength) {
         requireAllowed(type, op);
         requireWholeElements(type, dataLength);
-        if (dataLength > Limits.MAX_COLLECTIVE_DATA) {
-            throw refused("data length=" + dataLength + ", maximum " + Limits.MAX_COLLECTIVE_DATA);
+        if (dataLength > Communicator.MAX_COLLECTIVE_DATA) {
+            throw refused("data length=" + dataLength + ", maximum " + Communicator.MAX_COLLECTIVE_DATA);
         }
     }
 

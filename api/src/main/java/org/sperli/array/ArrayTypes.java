@@ -2,9 +2,13 @@ package org.sperli.array;
 
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
-import java.util.Objects;
+import java.util.Arrays;
+import org.sperli.ArrayType;
+import org.sperli.ElementType;
 import org.sperli.ErrorCode;
+import org.sperli.ReduceOp;
 import org.sperli.SperliException;
+import org.sperli.collective.Combine;
 
 /**
  * The ready {@link ArrayType}s: flat Java arrays of the seven element types (tables section 5) and one type with a
@@ -42,27 +46,48 @@ public final class ArrayTypes {
     private ArrayTypes() {
     }
 
-    /**
-     * A new array holding the encoding of {@code value}.
-     *
-     * @throws SperliException H1618 when the type refuses the value
-     */
+    /** {@code type.toBytes(value)}: a new array holding the encoding of {@code value} (H1618 when refused). */
     public static <T> byte[] toBytes(ArrayType<T> type, T value) {
-        byte[] out = new byte[type.encodedLength(value)];
-        int written = type.encode(value, ByteBuffer.wrap(out));
-        if (written != out.length) {
-            throw new IllegalStateException(type + " wrote " + written + " bytes, announced " + out.length);
-        }
-        return out;
+        return type.toBytes(value);
+    }
+
+    /** {@code type.fromBytes(bytes)}: the value that all of {@code bytes} encode (H1618 on a cut or wrong input). */
+    public static <T> T fromBytes(ArrayType<T> type, byte[] bytes) {
+        return type.fromBytes(bytes);
     }
 
     /**
-     * The value that all of {@code bytes} encode.
+     * {@link ArrayType#reduce} for every type whose encoding is its elements after a header (if any) that is equal
+     * for equal shapes: checks that shapes and element types agree and the headers are equal, combines the trailing
+     * elements with {@link Combine} and decodes the result. A custom type with such a layout implements its
+     * {@code reduce} as {@code return ArrayTypes.reduceElements(this, a, b, op);}.
      *
-     * @throws SperliException H1618 on a cut or wrong input
+     * @throws SperliException H1618 when the shapes or element types differ, the headers differ, or the type and
+     *     operation do not go together (tables section 5)
      */
-    public static <T> T fromBytes(ArrayType<T> type, byte[] bytes) {
-        return type.decode(ByteBuffer.wrap(Objects.requireNonNull(bytes, "bytes")));
+    public static <T> T reduceElements(ArrayType<T> type, T a, T b, ReduceOp op) {
+        long[] shapeA = type.shape(a);
+        long[] shapeB = type.shape(b);
+        if (!Arrays.equals(shapeA, shapeB)) {
+            throw refused("shapes differ: " + Arrays.toString(shapeA) + " and " + Arrays.toString(shapeB));
+        }
+        ElementType elementType = type.elementType(a);
+        if (type.elementType(b) != elementType) {
+            throw refused("element types differ: " + elementType + " and " + type.elementType(b));
+        }
+        byte[] x = type.toBytes(a);
+        byte[] y = type.toBytes(b);
+        long elements = elements(shapeA);
+        long elementBytes = elements * elementType.width();
+        long header = x.length - elementBytes;
+        if (elements > x.length / elementType.width() || x.length != y.length
+                || !Arrays.equals(x, 0, (int) header, y, 0, (int) header)) {
+            throw new SperliException(ErrorCode.H1618, "reduceElements needs [header][elements] with equal"
+                    + " headers; " + type.getClass().getName() + " must fold its own way");
+        }
+        Combine.into(ByteBuffer.wrap(x, (int) header, (int) elementBytes), ByteBuffer.wrap(y, (int) header,
+                (int) elementBytes), elementType, op);
+        return type.decode(ByteBuffer.wrap(x));
     }
 
     /** Elements of a value of this shape; H1618 when an extent is negative or the product overflows. */

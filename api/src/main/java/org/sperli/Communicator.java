@@ -3,8 +3,6 @@ package org.sperli;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
-import org.sperli.array.ArrayType;
-import org.sperli.array.ContributionFold;
 
 /**
  * One rank's view of a running job, with MPI's semantics and none of its API. All calls block the calling thread
@@ -185,7 +183,7 @@ public interface Communicator {
         return CollectiveArrays.doubles(reduce(root, CollectiveArrays.bytes(data), ElementType.F64, op));
     }
 
-    // ---- values of an array type (org.sperli.array) ------------------------------------------------------------
+    // values of an array type (org.sperli.array)
 
     /**
      * Sends {@code valueAtRootOrNull} of the root to every rank through its array type and returns it there: at the

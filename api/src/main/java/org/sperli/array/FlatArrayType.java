@@ -3,6 +3,7 @@ package org.sperli.array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Objects;
+import org.sperli.ArrayType;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.collective.Combine;

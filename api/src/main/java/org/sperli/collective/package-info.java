@@ -1,6 +1,6 @@
 /**
- * Collectives: the reduce arithmetic of tables section 5 ({@link org.sperli.collective.Combine}) and, later, the
- * collective state machine.
+ * The reduce arithmetic of tables section 5 ({@link org.sperli.collective.Combine}), which the ready array types of
+ * {@code org.sperli.array} and the runtime's collectives share. It builds on {@code org.sperli} alone.
  *
  * <p>{@code Combine} is the only public type of the arithmetic. Package-private: the per-element rules
  * ({@code ElementRules}), the loops ({@code *Kernels}, one tight loop per type and operation, chosen once per call)
