@@ -1,11 +1,15 @@
 package org.sperli.crypto;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * SHA-256 of byte arrays and buffers, without copying the input: checkpoint files and their payloads are hashed as
+ * SHA-256 of byte arrays, buffers and files, without copying the input: checkpoint files and their payloads are hashed as
  * slices where they lie. Every call uses its own digest, so this is safe from any thread.
  */
 public final class Sha256 {
@@ -43,6 +47,18 @@ public final class Sha256 {
     public static byte[] of(ByteBuffer data) {
         MessageDigest digest = newDigest();
         digest.update(data.duplicate());
+        return digest.digest();
+    }
+
+    /** SHA-256 of a file's content, read in 64 KiB pieces. */
+    public static byte[] ofFile(Path file) throws IOException {
+        MessageDigest digest = newDigest();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+        }
         return digest.digest();
     }
 

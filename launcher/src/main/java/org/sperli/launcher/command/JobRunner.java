@@ -117,7 +117,8 @@ final class JobRunner {
                 environment.variables(), console);
         SshRanks remote = localRanks < plan.size()
                 ? new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
-                        console::detail), command, jar, request.jobArgs(), console)
+                        console::detail), command, jar, request.jobArgs(), console, launch.remoteJava,
+                        environment.variables())
                 : null;
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
                 local, remote, console, timeline, InstantSource.system());

@@ -8,10 +8,16 @@ import picocli.CommandLine.Option;
 public final class LaunchOptions {
     @Option(names = "--rankd", paramLabel = "CMD",
             description = "Command that starts a rank, local and SSH alike (default: this launcher's java with"
-                    + " org.sperli.rankd.Main locally, sperli-rankd over SSH). It gets [--deny-hosts FILE]"
+                    + " org.sperli.rankd.Main locally, sperli-rankd over SSH, staged where a host has none). It gets [--deny-hosts FILE]"
                     + " --jar-sha256 HEX [--checkpoint-dir DIR] [--tls-engine NAME] JAR [job args], the description"
                     + " on stdin, and must use the rank exit codes (protocol section 13.1).")
     String rankd;
+
+    @Option(names = "--remote-java", paramLabel = "PATH",
+            description = "The java that runs ranks on an SSH host without sperli-rankd on its PATH, where the"
+                    + " launcher stages the rank daemon's jars into ~/.cache/sperli/lib (default: $JAVA_HOME/bin/java,"
+                    + " else java on the host's PATH; Java 17 or newer).")
+    String remoteJava;
 
     @Option(names = "--tls-engine", paramLabel = "NAME",
             description = "Crypto under TLS of every rank: auto (default: accp where it loads),"

@@ -130,9 +130,23 @@ public final class RankCommand {
         return argv;
     }
 
+    /**
+     * Whether SSH ranks run the default {@value #REMOTE_DEFAULT} (no {@code --rankd}): then a host without it gets
+     * the rank daemon staged, and its ranks another command ({@link #remoteLine(String, String, String, List)}).
+     */
+    public boolean remoteIsDefault() {
+        // Only the defaults carry the native library lookup of local ranks; --rankd CMD never does.
+        return nativeCryptoOrNull != null;
+    }
+
     /** The command line an SSH rank's remote shell runs; the job arguments are quoted for it. */
     public String remoteLine(String jarSha256Hex, String remoteJar, List<String> jobArgs) {
-        StringBuilder line = new StringBuilder(remoteCommand)
+        return remoteLine(remoteCommand, jarSha256Hex, remoteJar, jobArgs);
+    }
+
+    /** As {@link #remoteLine(String, String, List)}, with {@code rankCommand} starting the rank instead. */
+    public String remoteLine(String rankCommand, String jarSha256Hex, String remoteJar, List<String> jobArgs) {
+        StringBuilder line = new StringBuilder(rankCommand)
                 .append(" --jar-sha256 ").append(jarSha256Hex);
         if (checkpointDirOrNull != null) {
             line.append(" --checkpoint-dir ").append(CommandWords.quote(checkpointDirOrNull));

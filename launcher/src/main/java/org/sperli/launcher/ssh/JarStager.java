@@ -3,6 +3,7 @@ package org.sperli.launcher.ssh;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import org.apache.sshd.client.session.ClientSession;
@@ -14,7 +15,8 @@ import org.sperli.launcher.job.JobJar;
 
 /**
  * Puts the job jar on a host over SFTP, into a content-addressed cache under the login directory:
- * {@code ~/.cache/sperli/jars/<sha256>.jar}. A host that already holds that file with the jar's size keeps it; the
+ * {@code ~/.cache/sperli/jars/<sha256>.jar} (and the rank daemon's jars into {@code ~/.cache/sperli/lib}, see
+ * {@link RemoteRankd}). A host that already holds that file with the jar's size keeps it; the
  * rank checks the SHA-256 before it loads a class ({@code --jar-sha256}), so a damaged cache entry is refused there,
  * never run. A new copy is written under a temporary name and renamed into place, so the cache name only ever holds
  * a whole file.
@@ -37,22 +39,34 @@ final class JarStager {
      * Makes sure {@code session}'s host holds the jar; returns true when it was copied, false when it was there.
      */
     static boolean stage(ClientSession session, JobJar jar) throws IOException {
-        String target = remotePath(jar);
+        return stage(session, jar.path(), jar.size(), remotePath(jar), CACHE_DIR, false);
+    }
+
+    /**
+     * Makes sure {@code session}'s host holds {@code local} as {@code target} (relative to the login directory,
+     * inside {@code cacheDir}): copied under a temporary name and renamed into place unless a file of that size is
+     * there, or always when {@code replace} (its content was found wrong). Returns true when it was copied.
+     */
+    static boolean stage(ClientSession session, Path local, long size, String target, String cacheDir,
+                         boolean replace) throws IOException {
         try (SftpClient sftp = SftpClientFactory.instance().createSftpClient(session)) {
-            if (holds(sftp, target, jar.size())) {
+            if (!replace && holds(sftp, target, size)) {
                 return false;
             }
-            mkdirs(sftp, CACHE_DIR);
+            mkdirs(sftp, cacheDir);
             String temporary = target + ".tmp-" + HexFormat.of().formatHex(randomBytes());
             try {
                 try (OutputStream out = sftp.write(temporary)) {
-                    Files.copy(jar.path(), out);
+                    Files.copy(local, out);
+                }
+                if (replace) {
+                    removeQuietly(sftp, target);
                 }
                 sftp.rename(temporary, target);
             } catch (IOException e) {
                 removeQuietly(sftp, temporary);
-                // Another launcher may have put the same jar there first.
-                if (holds(sftp, target, jar.size())) {
+                // Another launcher may have put the same file there first.
+                if (holds(sftp, target, size)) {
                     return false;
                 }
                 throw e;

@@ -1,6 +1,7 @@
 package org.sperli.launcher.ssh;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +22,8 @@ import org.sperli.launcher.report.Console;
 
 /**
  * Starts ranks over SSH: one logged-in session per host, reused by every rank and incarnation there (and made anew
- * when it was lost), the jar staged once per host, one exec channel per rank.
+ * when it was lost), the jar staged once per host, one exec channel per rank. Without {@code --rankd}, a host whose
+ * PATH has no {@code sperli-rankd} gets the rank daemon staged and run by its Java ({@link RemoteRankd}).
  */
 public final class SshRanks implements RankStarter, AutoCloseable {
     /** Staging one jar on one host, SFTP included. */
@@ -34,15 +36,25 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private final JobJar jar;
     private final List<String> jobArgs;
     private final Console console;
+    private final String remoteJavaOrNull;
+    private final RankdClasspath rankdClasspath;
     private final Map<String, ClientSession> sessions = new HashMap<>();
+    /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
+    private final Map<String, String> rankCommands = new HashMap<>();
 
+    /**
+     * @param remoteJavaOrNull the Java that runs a staged rank daemon ({@code --remote-java}), or null for the host's
+     * @param env supplies {@value RankdClasspath#VARIABLE}
+     */
     public SshRanks(SshTransport transport, RankCommand command, JobJar jar, List<String> jobArgs,
-                    Console console) {
+                    Console console, String remoteJavaOrNull, Map<String, String> env) {
         this.transport = transport;
         this.command = command;
         this.jar = jar;
         this.jobArgs = List.copyOf(jobArgs);
         this.console = console;
+        this.remoteJavaOrNull = remoteJavaOrNull;
+        this.rankdClasspath = RankdClasspath.of(env);
     }
 
     @Override
@@ -64,51 +76,81 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
         console.detail("connected to " + host + " as " + session.getUsername());
         stageJar(host, session);
+        rankCommands.put(host, rankCommand(host, session));
         sessions.put(host, session);
     }
 
+    /** {@code --rankd CMD} as given (null), else what the host has or gets staged. */
+    private String rankCommand(String host, ClientSession session) throws HostUnreachableException {
+        if (!command.remoteIsDefault()) {
+            return null;
+        }
+        return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
+                () -> RemoteRankd.prepare(session, host, remoteJavaOrNull, rankdClasspath, console));
+    }
+
     private void stageJar(String host, ClientSession session) throws HostUnreachableException {
-        CompletableFuture<Boolean> staging = CompletableFuture.supplyAsync(() -> {
+        boolean copied = bounded(host, session, "staging the job jar", "cannot stage the job jar on " + host
+                + " in ~/" + JarStager.CACHE_DIR, () -> JarStager.stage(session, jar));
+        console.detail(copied ? "staged job jar on " + host + " as ~/" + JarStager.remotePath(jar)
+                : "job jar already on " + host + " as ~/" + JarStager.remotePath(jar));
+    }
+
+    /** Work on a host's session that reads and writes over SSH. */
+    private interface SessionWork<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code work} for at most {@link #STAGE_TIMEOUT}. A session that is lost meanwhile, or a bound that runs
+     * out, makes the host unreachable (its ranks move); any other failure ends the start, named by {@code failed}.
+     * The session is closed on every failure.
+     */
+    private static <T> T bounded(String host, ClientSession session, String doing, String failed,
+                                 SessionWork<T> work) throws HostUnreachableException {
+        CompletableFuture<T> running = CompletableFuture.supplyAsync(() -> {
             try {
-                return JarStager.stage(session, jar);
+                return work.run();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         try {
-            boolean copied = staging.get(STAGE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            console.detail(copied ? "staged job jar on " + host + " as ~/" + JarStager.remotePath(jar)
-                    : "job jar already on " + host + " as ~/" + JarStager.remotePath(jar));
+            return running.get(STAGE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             SshTransport.closeQuietly(session);
-            throw new HostUnreachableException(host, "staging the job jar took over " + STAGE_TIMEOUT.toMinutes()
-                    + " min", e);
+            throw new HostUnreachableException(host, doing + " took over " + STAGE_TIMEOUT.toMinutes() + " min", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             SshTransport.closeQuietly(session);
-            throw LauncherException.startFailed("interrupted while staging the job jar on " + host, e);
+            throw LauncherException.startFailed("interrupted while " + doing + " on " + host, e);
         } catch (ExecutionException e) {
             boolean lost = !session.isOpen();
             SshTransport.closeQuietly(session);
+            if (e.getCause() instanceof LauncherException refused) {
+                throw refused;
+            }
             if (lost) {
-                throw new HostUnreachableException(host, "connection lost while staging the job jar: "
+                throw new HostUnreachableException(host, "connection lost while " + doing + ": "
                         + SshTransport.reason(e), e);
             }
-            throw LauncherException.startFailed("cannot stage the job jar on " + host + " in ~/"
-                    + JarStager.CACHE_DIR + ": " + SshTransport.reason(e), e);
+            throw LauncherException.startFailed(failed + ": " + SshTransport.reason(e), e);
         }
     }
 
     @Override
     public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
         ClientSession session;
+        String rankCommand;
         synchronized (this) {
             session = sessions.get(entry.host());
+            rankCommand = rankCommands.get(entry.host());
         }
         if (session == null || !session.isOpen()) {
             throw new IOException("no SSH session to " + entry.host());
         }
-        String line = command.remoteLine(jar.sha256Hex(), JarStager.remotePath(jar), jobArgs);
+        String line = rankCommand == null ? command.remoteLine(jar.sha256Hex(), JarStager.remotePath(jar), jobArgs)
+                : command.remoteLine(rankCommand, jar.sha256Hex(), JarStager.remotePath(jar), jobArgs);
         console.detail("rank " + rank + " on " + entry.host() + ": " + line);
         return SshRankProcess.start(rank, entry.host(), session, line, hexLine, console);
     }

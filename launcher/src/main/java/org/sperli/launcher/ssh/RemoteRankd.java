@@ -1,0 +1,135 @@
+package org.sperli.launcher.ssh;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.StringJoiner;
+import org.apache.sshd.client.session.ClientSession;
+import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.job.CommandWords;
+import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.report.Console;
+
+/**
+ * What starts an SSH host's ranks when no {@code --rankd} was given: its own {@code sperli-rankd} when the login
+ * shell's PATH has one; otherwise the launcher's jars ({@link RankdClasspath}), staged over SFTP into
+ * {@code ~/.cache/sperli/lib/<sha256>.jar} and run by the host's Java ({@code --remote-java PATH}, else
+ * {@code $JAVA_HOME/bin/java}, else {@code java} on the PATH). So a host needs only a JDK.
+ *
+ * <p>One remote command finds out everything: whether {@code sperli-rankd} is there, which Java would run and its
+ * {@code -version} line, and the SHA-256 of each jar already in the cache ({@code sha256sum}). A Java that is missing
+ * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
+ * what it found. A cached jar whose hash differs is replaced; where {@code sha256sum} is missing, a cached file of the
+ * right size is kept (the name is its hash, written only by rename of a whole copy).
+ */
+final class RemoteRankd {
+    private static final String RANKD_MAIN = RankCommand.RANKD_MAIN;
+
+    private RemoteRankd() {
+    }
+
+    /**
+     * The command (before the rank's arguments) that starts a rank on {@code host}, staging what it needs.
+     *
+     * @throws LauncherException when the host cannot run ranks (no usable Java) or the staging fails
+     * @throws IOException when the session fails under the probe or the copy
+     */
+    static String prepare(ClientSession session, String host, String remoteJavaOrNull, RankdClasspath classpath,
+                          Console console) throws IOException {
+        Probe probe = Probe.run(session, remoteJavaOrNull);
+        if (probe.rankdPath() != null) {
+            console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
+            return RankCommand.REMOTE_DEFAULT;
+        }
+        OptionalInt feature = JavaVersion.feature(probe.javaVersionLine());
+        if (feature.isEmpty() || feature.getAsInt() < JavaVersion.MINIMUM) {
+            throw LauncherException.startFailed("host " + host + " has no sperli-rankd on its PATH, and its Java"
+                    + " cannot run ranks: " + probe.java() + " -version says '" + probe.javaVersionLine() + "' (Java "
+                    + JavaVersion.MINIMUM + " or newer is needed; --remote-java PATH names another, --rankd CMD"
+                    + " another rank command)", null);
+        }
+        List<RankdClasspath.Jar> jars;
+        try {
+            jars = classpath.jars();
+        } catch (IOException e) {
+            throw LauncherException.startFailed("cannot stage the rank daemon on " + host + ": " + e.getMessage(), e);
+        }
+        List<String> cached = new ArrayList<>();
+        for (RankdClasspath.Jar jar : jars) {
+            cached.add(jar.remotePath());
+        }
+        Map<String, String> sums = sums(session, cached);
+        int copied = 0;
+        StringJoiner remoteClasspath = new StringJoiner(":");
+        for (RankdClasspath.Jar jar : jars) {
+            String sum = sums.get(jar.remotePath());
+            boolean wrong = sum != null && !sum.equals(jar.sha256Hex()) && !sum.equals(NO_SUM);
+            if (JarStager.stage(session, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
+                copied++;
+            }
+            remoteClasspath.add(jar.remotePath());
+        }
+        console.detail((copied > 0 ? "staged the rank daemon on " + host + " (" + copied + " of " + jars.size()
+                + " jars)" : "rank daemon already on " + host) + " in ~/" + RankdClasspath.CACHE_DIR + ", run by "
+                + probe.java() + " (" + probe.javaVersionLine() + ")");
+        return CommandWords.quote(probe.java()) + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " "
+                + RANKD_MAIN;
+    }
+
+    /** The sum recorded for a cached file that exists on a host without {@code sha256sum}. */
+    static final String NO_SUM = "-";
+
+    /** The SHA-256 (hex) of each of {@code files} that exists on the host, by path; {@link #NO_SUM} if unknown. */
+    private static Map<String, String> sums(ClientSession session, List<String> files) throws IOException {
+        StringBuilder script = new StringBuilder();
+        for (String file : files) {
+            String f = CommandWords.quote(file);
+            script.append("if [ -f ").append(f).append(" ]; then sha256sum ").append(f)
+                    .append(" 2>/dev/null || echo ").append(NO_SUM).append(' ').append(f).append("; fi; ");
+        }
+        script.append("true");
+        Map<String, String> sums = new HashMap<>();
+        for (String line : run(session, script.toString()).split("\n")) {
+            String[] parts = line.strip().split("\\s+", 2);
+            if (parts.length == 2) {
+                sums.put(parts[1], parts[0]);
+            }
+        }
+        return sums;
+    }
+
+    private static String run(ClientSession session, String script) throws IOException {
+        return session.executeRemoteCommand("sh -c " + CommandWords.quote(script), new ByteArrayOutputStream(),
+                StandardCharsets.UTF_8, SshTransport.COMMAND_TIMEOUT);
+    }
+
+    /**
+     * What the host's login shell finds: {@code sperli-rankd}'s path when it is on the PATH; else the Java command
+     * that would run ranks and the first line of its {@code -version} output (an error line when it is missing).
+     */
+    record Probe(String rankdPath, String java, String javaVersionLine) {
+        static Probe run(ClientSession session, String remoteJavaOrNull) throws IOException {
+            String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
+                    : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
+            return parse(RemoteRankd.run(session,
+                    "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
+                            + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; true"));
+        }
+
+        static Probe parse(String out) {
+            String[] lines = out.split("\n");
+            String first = lines.length > 0 ? lines[0].strip() : "";
+            if (first.startsWith("rankd ")) {
+                return new Probe(first.substring("rankd ".length()), null, null);
+            }
+            String java = first.startsWith("java ") ? first.substring("java ".length()) : "java";
+            String version = lines.length > 1 ? lines[1].strip() : "";
+            return new Probe(null, java, version.isEmpty() ? "(no output)" : version);
+        }
+    }
+}

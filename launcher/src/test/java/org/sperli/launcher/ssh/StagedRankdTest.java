@@ -1,0 +1,164 @@
+package org.sperli.launcher.ssh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sperli.crypto.Sha256;
+import org.sperli.launcher.ExitCodes;
+import org.sperli.launcher.LauncherHarness;
+
+/**
+ * A host whose PATH has no {@code sperli-rankd} needs only a JDK: the launcher stages the rank daemon's jar into
+ * {@code ~/.cache/sperli/lib/<sha256>.jar} on the (embedded) SSH host, the job runs from it with the host's Java, a
+ * second run stages nothing, a damaged cached copy is replaced, and a host whose Java is missing or too old is refused
+ * before anything starts, in one line naming the host and what it found.
+ */
+class StagedRankdTest {
+    @TempDir
+    Path dir;
+
+    private EmbeddedSshServer server;
+    private Path sshDir;
+    private Path jar;
+    private Path rankdJar;
+
+    @BeforeEach
+    void startServer() throws Exception {
+        Assumptions.assumeFalse(onPath("sperli-rankd"),
+                "skipped: this machine has sperli-rankd on its PATH, so the SSH host would not need staging");
+        rankdJar = rankdAllJar();
+        server = EmbeddedSshServer.start(Files.createDirectory(dir.resolve("remote-home")));
+        sshDir = dir.resolve("ssh");
+        server.writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
+        Files.writeString(sshDir.resolve("config"), "Host localhost\n    Port " + server.port() + "\n");
+        jar = LauncherHarness.testJar(dir);
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        LauncherHarness.killDescendants();
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aHostWithoutTheRankCommandGetsTheRankDaemonStagedOnceAndRunsTheJob() throws Exception {
+        LauncherHarness.Run first = run(javaOfThisJvm());
+
+        assertEquals(0, first.exitCode(), first.err());
+        assertTrue(first.out().contains("[rank 0] sum=1 incarnation=1"), first.out());
+        assertTrue(first.err().contains("staged the rank daemon on localhost (1 of 1 jars)"), first.err());
+        Path staged = stagedCopy();
+        assertEquals(HexFormat.of().formatHex(Sha256.ofFile(rankdJar)) + ".jar", staged.getFileName().toString());
+        FileTime written = Files.getLastModifiedTime(staged);
+
+        LauncherHarness.Run second = run(javaOfThisJvm());
+
+        assertEquals(0, second.exitCode(), second.err());
+        assertTrue(second.err().contains("rank daemon already on localhost"), second.err());
+        assertFalse(second.err().contains("staged the rank daemon"), second.err());
+        assertEquals(written, Files.getLastModifiedTime(staged), "the second run wrote the jar again");
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void aCachedCopyWhoseHashIsWrongIsReplaced() throws Exception {
+        Path lib = Files.createDirectories(server.home().resolve(RankdClasspath.CACHE_DIR));
+        Path cached = lib.resolve(HexFormat.of().formatHex(Sha256.ofFile(rankdJar)) + ".jar");
+        Files.write(cached, new byte[(int) Files.size(rankdJar)]);
+
+        LauncherHarness.Run run = run(javaOfThisJvm());
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("staged the rank daemon on localhost (1 of 1 jars)"), run.err());
+        assertEquals(Files.mismatch(cached, rankdJar), -1L, "the damaged copy was kept");
+    }
+
+    @Test
+    void aHostWhoseJavaIsOlderThan17IsRefusedBeforeAnythingStarts() throws Exception {
+        Path oldJava = dir.resolve("old-java");
+        Files.writeString(oldJava, "#!/bin/sh\necho 'openjdk version \"11.0.20\" 2023-07-18' >&2\n");
+        assertTrue(oldJava.toFile().setExecutable(true));
+
+        LauncherHarness.Run run = run(oldJava.toString());
+
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        assertTrue(run.err().contains("host localhost has no sperli-rankd on its PATH, and its Java cannot run ranks: "
+                + oldJava + " -version says 'openjdk version \"11.0.20\" 2023-07-18' (Java 17 or newer is needed"),
+                run.err());
+        assertNothingStaged();
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void aHostWithoutJavaIsRefusedNamingWhatItFound() throws Exception {
+        String missing = dir.resolve("no-such-java").toString();
+
+        LauncherHarness.Run run = run(missing);
+
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        assertTrue(run.err().contains("host localhost has no sperli-rankd on its PATH, and its Java cannot run ranks: "
+                + missing + " -version says '"), run.err());
+        assertTrue(run.err().contains("not found"), run.err());
+        assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+        assertNothingStaged();
+    }
+
+    private LauncherHarness.Run run(String remoteJava) throws IOException {
+        List<Integer> ports = LauncherHarness.freePorts(2);
+        return LauncherHarness.run(LauncherHarness.environment(Map.of(RankdClasspath.VARIABLE, rankdJar.toString())),
+                "run", "--ssh", "--ssh-dir", sshDir.toString(), "--remote-java", remoteJava, "-v",
+                "--hosts", LauncherHarness.hosts(ports, "localhost"), jar.toString(), "ring");
+    }
+
+    private Path stagedCopy() throws IOException {
+        try (DirectoryStream<Path> lib = Files.newDirectoryStream(server.home().resolve(RankdClasspath.CACHE_DIR))) {
+            List<Path> files = new java.util.ArrayList<>();
+            lib.forEach(files::add);
+            assertEquals(1, files.size(), "files in the host's cache: " + files);
+            return files.get(0);
+        }
+    }
+
+    private void assertNothingStaged() {
+        assertFalse(Files.exists(server.home().resolve(RankdClasspath.CACHE_DIR)), "staged for a refused host");
+    }
+
+    private static String javaOfThisJvm() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** The rank daemon's self-contained jar, which the reactor builds (package) before this module's tests run. */
+    private static Path rankdAllJar() throws IOException {
+        Path target = Path.of("..", "rankd", "target").toAbsolutePath().normalize();
+        try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "sperli-rankd-*-all.jar")) {
+            for (Path p : jars) {
+                return p;
+            }
+        } catch (IOException e) {
+            // reported below
+        }
+        throw new IOException("no sperli-rankd-*-all.jar in " + target + ": build the rankd module first");
+    }
+
+    private static boolean onPath(String command) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-c", "command -v " + command).start();
+        return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    }
+}
