@@ -142,22 +142,22 @@ public interface Communicator {
 
     /** {@link #allreduce(byte[], ElementType, ReduceOp)} over i32 elements; returns a new array. */
     default int[] allreduce(int[] data, ReduceOp op) {
-        return CollectiveArrays.ints(allreduce(CollectiveArrays.bytes(data), ElementType.I32, op));
+        return PrimitiveArrayBytes.ints(allreduce(PrimitiveArrayBytes.bytes(data), ElementType.I32, op));
     }
 
     /** {@link #allreduce(byte[], ElementType, ReduceOp)} over i64 elements; returns a new array. */
     default long[] allreduce(long[] data, ReduceOp op) {
-        return CollectiveArrays.longs(allreduce(CollectiveArrays.bytes(data), ElementType.I64, op));
+        return PrimitiveArrayBytes.longs(allreduce(PrimitiveArrayBytes.bytes(data), ElementType.I64, op));
     }
 
     /** {@link #allreduce(byte[], ElementType, ReduceOp)} over f32 elements; returns a new array. */
     default float[] allreduce(float[] data, ReduceOp op) {
-        return CollectiveArrays.floats(allreduce(CollectiveArrays.bytes(data), ElementType.F32, op));
+        return PrimitiveArrayBytes.floats(allreduce(PrimitiveArrayBytes.bytes(data), ElementType.F32, op));
     }
 
     /** {@link #allreduce(byte[], ElementType, ReduceOp)} over f64 elements; returns a new array. */
     default double[] allreduce(double[] data, ReduceOp op) {
-        return CollectiveArrays.doubles(allreduce(CollectiveArrays.bytes(data), ElementType.F64, op));
+        return PrimitiveArrayBytes.doubles(allreduce(PrimitiveArrayBytes.bytes(data), ElementType.F64, op));
     }
 
     /**
@@ -165,22 +165,22 @@ public interface Communicator {
      * elsewhere. Unsigned elements go through the byte form with {@link ElementType#U32} or {@link ElementType#U64}.
      */
     default int[] reduce(int root, int[] data, ReduceOp op) {
-        return CollectiveArrays.ints(reduce(root, CollectiveArrays.bytes(data), ElementType.I32, op));
+        return PrimitiveArrayBytes.ints(reduce(root, PrimitiveArrayBytes.bytes(data), ElementType.I32, op));
     }
 
     /** As {@link #reduce(int, int[], ReduceOp)} over i64 elements. */
     default long[] reduce(int root, long[] data, ReduceOp op) {
-        return CollectiveArrays.longs(reduce(root, CollectiveArrays.bytes(data), ElementType.I64, op));
+        return PrimitiveArrayBytes.longs(reduce(root, PrimitiveArrayBytes.bytes(data), ElementType.I64, op));
     }
 
     /** As {@link #reduce(int, int[], ReduceOp)} over f32 elements. */
     default float[] reduce(int root, float[] data, ReduceOp op) {
-        return CollectiveArrays.floats(reduce(root, CollectiveArrays.bytes(data), ElementType.F32, op));
+        return PrimitiveArrayBytes.floats(reduce(root, PrimitiveArrayBytes.bytes(data), ElementType.F32, op));
     }
 
     /** As {@link #reduce(int, int[], ReduceOp)} over f64 elements. */
     default double[] reduce(int root, double[] data, ReduceOp op) {
-        return CollectiveArrays.doubles(reduce(root, CollectiveArrays.bytes(data), ElementType.F64, op));
+        return PrimitiveArrayBytes.doubles(reduce(root, PrimitiveArrayBytes.bytes(data), ElementType.F64, op));
     }
 
     // values of an array type (org.sperli.array)
@@ -197,7 +197,7 @@ public interface Communicator {
      *             same on every rank
      */
     default <T> T bcast(int root, T valueAtRootOrNull, ArrayType<T> type) {
-        return ArrayCollectives.bcast(this, root, valueAtRootOrNull, type);
+        return ArrayTypeCollectives.bcast(this, root, valueAtRootOrNull, type);
     }
 
     /**
@@ -208,7 +208,7 @@ public interface Communicator {
      *     {@code null} elsewhere
      */
     default <T> List<T> gather(int root, T value, ArrayType<T> type) {
-        return ArrayCollectives.gather(this, root, value, type);
+        return ArrayTypeCollectives.gather(this, root, value, type);
     }
 
     /**
@@ -216,7 +216,7 @@ public interface Communicator {
      * may encode to different lengths. At the root the value in the list itself is returned.
      */
     default <T> T scatter(int root, List<T> valuesAtRootOrNull, ArrayType<T> type) {
-        return ArrayCollectives.scatter(this, root, valuesAtRootOrNull, type);
+        return ArrayTypeCollectives.scatter(this, root, valuesAtRootOrNull, type);
     }
 
     /**
@@ -231,7 +231,7 @@ public interface Communicator {
      * @return a new value at the root (equal to the value given with one rank); {@code null} elsewhere
      */
     default <T> T reduce(int root, T value, ReduceOp op, ArrayType<T> type) {
-        return ArrayCollectives.reduce(this, root, value, op, type);
+        return ArrayTypeCollectives.reduce(this, root, value, op, type);
     }
 
     /**
@@ -242,7 +242,7 @@ public interface Communicator {
      * @return a new value, the same on every rank
      */
     default <T> T allreduce(T value, ReduceOp op, ArrayType<T> type) {
-        return ArrayCollectives.allreduce(this, value, op, type);
+        return ArrayTypeCollectives.allreduce(this, value, op, type);
     }
 
     /**
@@ -250,7 +250,7 @@ public interface Communicator {
      * encoding over {@link #MAX_MESSAGE} bytes is refused (H1618) before anything is allocated for it.
      */
     default <T> void send(int dest, int tag, T value, ArrayType<T> type) {
-        ArrayCollectives.send(this, dest, tag, value, type);
+        ArrayTypeCollectives.send(this, dest, tag, value, type);
     }
 
     /**
@@ -258,7 +258,7 @@ public interface Communicator {
      * does not decode is consumed and refused (H1618).
      */
     default <T> T recv(int source, int tag, ArrayType<T> type) {
-        return ArrayCollectives.recv(this, source, tag, type);
+        return ArrayTypeCollectives.recv(this, source, tag, type);
     }
 
     /**

@@ -7,9 +7,9 @@ import java.util.Arrays;
 import java.util.Locale;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
-import org.sperli.identity.JoinTokens;
 import org.sperli.identity.RankCredentials;
 import org.sperli.jobspec.JoinToken;
+import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
 
 /**

@@ -4,7 +4,8 @@
  * fsync the directory; streaming reads that hash as they go), plus the resume choice over what a directory holds.
  *
  * <p>Frames and peers are not known here: the procedure that moves these files between ranks lives in
- * {@code org.sperli.runtime}. The COMMIT signature is made and checked in {@code org.sperli.identity}. States are
+ * {@code org.sperli.runtime}. The COMMIT signature is made and checked here too
+ * ({@link org.sperli.checkpoint.CommitSignatures}, with the job key's CompositeSig from {@code org.sperli.crypto}). States are
  * hashed as they stream and never held whole in memory, because they may be large.
  */
 package org.sperli.checkpoint;

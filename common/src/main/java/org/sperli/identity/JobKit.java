@@ -8,6 +8,7 @@ import java.util.Objects;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
+import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 

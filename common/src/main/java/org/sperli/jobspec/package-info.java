@@ -1,9 +1,11 @@
 /**
- * The bytes a rank is started with: the job description on standard input, the join token inside it, the host
- * syntax both rely on, and the refused-host policy.
+ * The bytes a rank is started with: the job description on standard input, the join token inside it with its
+ * signature by the job key ({@link org.sperli.jobspec.JoinTokens}), the host syntax both rely on, and the
+ * refused-host policy.
  *
- * <p>Structural checks only, with H1616 (description), H1614 (token) and H1615 (refused host). No cryptography and
- * no clock: PEM parsing, certificate checks, token expiry and signatures belong to {@code org.sperli.identity}.
+ * <p>Checks with H1616 (description), H1614 (token) and H1615 (refused host). The one cryptographic step is the
+ * token's signature (CompositeSig, from {@code org.sperli.crypto}); PEM parsing and certificate checks belong to
+ * {@code org.sperli.identity}.
  * The only I/O is reading: the description from standard input and the operator's deny file in
  * {@link org.sperli.jobspec.RefusedHostPolicy}. Nothing here writes a description anywhere, and nothing prints its
  * secrets.

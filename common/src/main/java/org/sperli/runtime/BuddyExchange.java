@@ -6,7 +6,7 @@ import org.sperli.checkpoint.CommitFile;
 import org.sperli.checkpoint.EpochLayout;
 import org.sperli.checkpoint.EpochStore;
 import org.sperli.checkpoint.IncomingRankFile;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CkptData;
 

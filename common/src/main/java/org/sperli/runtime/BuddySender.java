@@ -7,8 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameType;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CkptData;
 

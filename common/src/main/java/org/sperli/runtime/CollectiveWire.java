@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CollectiveHeader;
 import org.sperli.transport.Frame;

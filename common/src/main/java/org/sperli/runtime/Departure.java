@@ -4,7 +4,7 @@ import io.netty.channel.ChannelFuture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.transport.OutboundFrame;
 import org.sperli.transport.PeerChannel;
 

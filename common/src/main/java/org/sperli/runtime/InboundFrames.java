@@ -2,8 +2,8 @@ package org.sperli.runtime;
 
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameType;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Heartbeat;
 import org.sperli.protocol.payload.Hello;

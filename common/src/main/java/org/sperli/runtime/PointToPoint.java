@@ -3,8 +3,8 @@ package org.sperli.runtime;
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameType;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.frame.FrameType;
 
 /**
  * send, isend, recv and irecv of one rank: the checks every call makes before anything is sent or posted (H1618, the

@@ -1,15 +1,15 @@
 package org.sperli.runtime;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
-import org.sperli.identity.JoinTokens;
 import org.sperli.identity.PeerIdentity;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JobDescription;
+import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
 import org.sperli.transport.JdkTlsEngineFactory;
 

@@ -3,7 +3,7 @@ package org.sperli.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AbstractReferenceCounted;
 import io.netty.util.ReferenceCounted;
-import org.sperli.protocol.FrameHeader;
+import org.sperli.protocol.frame.FrameHeader;
 
 /**
  * A frame that passed the header check: the header and a retained slice of the payload (never copied). Whoever takes

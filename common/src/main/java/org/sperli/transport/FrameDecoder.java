@@ -6,10 +6,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.HeaderCheck;
-import org.sperli.protocol.HeaderVerdict;
-import org.sperli.protocol.ReceiverContext;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.HeaderCheck;
+import org.sperli.protocol.frame.HeaderVerdict;
+import org.sperli.protocol.frame.ReceiverContext;
 
 /**
  * Splits the byte stream into frames and applies the header verdict before the payload is read.

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Writes an {@link OutboundFrame} as two buffers, the 52 header bytes and the payload, so that a 16 MiB payload goes
- * to TLS without being copied into a frame buffer first. {@link org.sperli.protocol.FrameHeader#write} refuses a
+ * to TLS without being copied into a frame buffer first. {@link org.sperli.protocol.frame.FrameHeader#write} refuses a
  * header that a receiver would refuse.
  */
 @ChannelHandler.Sharable

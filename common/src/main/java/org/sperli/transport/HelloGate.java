@@ -4,7 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameType;
 
 /**
  * Lets nothing past until the peer's HELLO has been checked, then removes itself, so that a second HELLO reaches the

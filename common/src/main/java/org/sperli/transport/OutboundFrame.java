@@ -2,7 +2,7 @@ package org.sperli.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.sperli.protocol.FrameHeader;
+import org.sperli.protocol.frame.FrameHeader;
 
 /**
  * A frame on its way out: header fields and the payload as it is (a wrapped user array, never a copy). The encoder

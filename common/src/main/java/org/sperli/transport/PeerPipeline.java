@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.sperli.protocol.Limits;
-import org.sperli.protocol.ReceiverContext;
+import org.sperli.protocol.frame.ReceiverContext;
 
 /**
  * The pipeline of one connection, assembled here and nowhere else, in two steps (see the package documentation for

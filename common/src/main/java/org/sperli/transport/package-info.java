@@ -8,7 +8,7 @@
  * to TLS in {@link org.sperli.transport.PayloadChunks} while the connection is writable), {@code idle}
  * (IdleStateHandler; before the decoder, so that every byte from the peer counts as life, a frame still arriving
  * too), {@code frame-decoder} ({@link org.sperli.transport.FrameDecoder}: acts on
- * {@link org.sperli.protocol.HeaderCheck} verdicts), {@code frame-encoder}, {@code flow}
+ * {@link org.sperli.protocol.frame.HeaderCheck} verdicts), {@code frame-encoder}, {@code flow}
  * ({@link org.sperli.transport.FlowControl}: reading paused while too much is queued), {@code hello-gate} (removes
  * itself after HELLO), {@code liveness} (heartbeats and silence), {@code peer} (hands frames to the runtime).
  *

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.function.Executable;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.jobspec.JobSpecSamples;
-import org.sperli.protocol.HeaderCheck;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.frame.FrameType;
 
 class CommitFileTest {
     private static final JobId JOB = JobSpecSamples.JOB;
@@ -71,9 +71,9 @@ class CommitFileTest {
     @Test
     void lengthIs2522Plus32TimesSize() {
         assertEquals(2522, CommitFile.FIXED_LENGTH);
-        assertEquals(HeaderCheck.COMMIT_FIXED, CommitFile.FIXED_LENGTH);
         for (int size : new int[] {1, 2, 3, 4096}) {
             assertEquals(2522 + 32 * size, CommitFile.lengthFor(size));
+            assertEquals("exactly " + (2522 + 32 * size), FrameType.CKPT_COMMIT.lengthRule(size).toString());
             assertEquals(2522 + 32 * size, sample(size).toBytes().length);
             assertEquals(2522 + 32 * size, sample(size).encodedLength());
         }

@@ -20,6 +20,7 @@ import org.sperli.crypto.CompositeSig;
 import org.sperli.crypto.OddCertificates;
 import org.sperli.crypto.Pem;
 import org.sperli.jobspec.JobDescription;
+import org.sperli.jobspec.JoinTokens;
 import org.sperli.jobspec.RefusedHostPolicy;
 
 /** The identity checks of a job description after its structural parse: H1616 in field order, then H1615. */

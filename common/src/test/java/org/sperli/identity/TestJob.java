@@ -9,6 +9,7 @@ import java.util.Map;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
+import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
 
 /**

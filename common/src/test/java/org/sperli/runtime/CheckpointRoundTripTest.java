@@ -26,10 +26,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sperli.Restored;
 import org.sperli.checkpoint.CommitFile;
+import org.sperli.checkpoint.CommitSignatures;
 import org.sperli.checkpoint.EpochLayout;
 import org.sperli.checkpoint.EpochStore;
 import org.sperli.checkpoint.RankFileReader;
-import org.sperli.identity.CommitSignatures;
 
 class CheckpointRoundTripTest {
     @TempDir

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.identity.TlsContexts;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 
 /**

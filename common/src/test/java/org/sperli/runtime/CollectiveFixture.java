@@ -9,7 +9,7 @@ import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.SperliException;
 import org.sperli.collective.Combine;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.CollectiveHeader;
 
 /** Shared by the collective tests: contributions every rank can recompute, expected folds, codes, forged frames. */

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.transport.Frame;
 
 /**

@@ -27,12 +27,12 @@ import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.identity.JoinTokens;
 import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JoinToken;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
+import org.sperli.jobspec.JoinTokens;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 
 /**

@@ -28,10 +28,10 @@ import org.sperli.ErrorCode;
 import org.sperli.Restored;
 import org.sperli.SperliException;
 import org.sperli.checkpoint.CommitFile;
+import org.sperli.checkpoint.CommitSignatures;
 import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.RankFileReader;
 import org.sperli.crypto.CompositeSig;
-import org.sperli.identity.CommitSignatures;
 
 class ResumeTest {
     @TempDir

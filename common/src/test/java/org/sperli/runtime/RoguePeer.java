@@ -9,8 +9,8 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Hello;
 
 /**

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.identity.TlsContexts;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
 
 /** A rank whose setup fails after some peers connected tells them why: ABORT, never the BYE of a normal end. */
 class SetupFailureTest {

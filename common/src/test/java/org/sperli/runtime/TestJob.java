@@ -17,10 +17,10 @@ import java.util.function.Function;
 import org.sperli.SperliException;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
-import org.sperli.identity.JoinTokens;
 import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JoinToken;
+import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
 import org.sperli.transport.JdkTlsEngineFactory;
 

@@ -18,10 +18,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
 import org.sperli.protocol.JobId;
-import org.sperli.protocol.ReceiverContext;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
+import org.sperli.protocol.frame.ReceiverContext;
 
 class FrameDecoderTest {
     private static final JobId JOB = JobId.parseHex("00112233445566778899aabbccddeeff");

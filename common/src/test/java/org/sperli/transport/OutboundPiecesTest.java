@@ -14,9 +14,9 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
 
 /** What reaches TLS from the frame encoder: large payloads in pieces, every frame whole and in order. */
 class OutboundPiecesTest {

@@ -33,14 +33,14 @@ import org.sperli.checkpoint.RankFiles;
 import org.sperli.collective.Combine;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
-import org.sperli.protocol.FrameHeader;
-import org.sperli.protocol.FrameType;
-import org.sperli.protocol.Frames;
-import org.sperli.protocol.HeaderCheck;
-import org.sperli.protocol.HeaderVerdict;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.LeBytes;
-import org.sperli.protocol.ReceiverContext;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
+import org.sperli.protocol.frame.Frames;
+import org.sperli.protocol.frame.HeaderCheck;
+import org.sperli.protocol.frame.HeaderVerdict;
+import org.sperli.protocol.frame.ReceiverContext;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.ChunkSequence;
 import org.sperli.protocol.payload.CkptAck;
@@ -312,7 +312,7 @@ class VectorsTest {
                 Hello hello = Hello.read(p);
                 JoinToken t = JoinToken.read(ByteBuffer.wrap(hello.token()));
                 // The HELLO receiver's field comparisons within the vectors' scope (no signature, host or expiry,
-                // which org.sperli.identity.JoinTokens.verify checks with the job key and a clock).
+                // which org.sperli.jobspec.JoinTokens.verify checks with the job key and a clock).
                 if (!t.jobId().equals(ctx.jobId()) || t.rank() != h.sourceRank() || t.size() != ctx.jobSize()
                         || t.incarnation() != ctx.incarnation()) {
                     throw new SperliException(ErrorCode.H1614, "token is for another job, rank, size or incarnation: "

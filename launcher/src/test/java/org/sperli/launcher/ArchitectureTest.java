@@ -22,6 +22,23 @@ import org.junit.jupiter.api.Test;
  * no import circle between packages, and the job API module importing nothing but the JDK.
  */
 class ArchitectureTest {
+    /**
+     * The floors of the README's layout table, lowest first: a package imports only packages on its own floor or
+     * below (and no circle, which {@link #noPackageImportsAPackageThatImportsItBack} checks on a floor).
+     */
+    private static final List<List<String>> FLOORS = List.of(
+            List.of("org.sperli"),
+            List.of("org.sperli.collective"),
+            List.of("org.sperli.array"),
+            List.of("org.sperli.protocol", "org.sperli.crypto"),
+            List.of("org.sperli.jobspec", "org.sperli.checkpoint"),
+            List.of("org.sperli.protocol.payload", "org.sperli.checkpoint.inspect", "org.sperli.identity"),
+            List.of("org.sperli.protocol.frame"),
+            List.of("org.sperli.transport"),
+            List.of("org.sperli.runtime"),
+            List.of("org.sperli.rankd.job"),
+            List.of("org.sperli.rankd"));
+
     /** The packages of the sperli-api module, which a job compiles against alone. */
     private static final Set<String> API_PACKAGES = Set.of("org.sperli", "org.sperli.array", "org.sperli.collective");
 
@@ -85,6 +102,34 @@ class ArchitectureTest {
         Map<String, Set<String>> imports = packageImports();
         assertEquals(Set.of(), imports.getOrDefault("org.sperli", Set.of()), "org.sperli imports another package");
         assertEquals(Set.of("org.sperli"), imports.getOrDefault("org.sperli.collective", Set.of()));
+    }
+
+    @Test
+    void everyPackageOfApiCommonAndRankdImportsOnlyItsFloorAndBelow() {
+        Map<String, Integer> floorOf = new TreeMap<>();
+        for (int floor = 0; floor < FLOORS.size(); floor++) {
+            for (String p : FLOORS.get(floor)) {
+                floorOf.put(p, floor);
+            }
+        }
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, Set<String>> e : packageImports().entrySet()) {
+            String from = e.getKey();
+            if (from.startsWith(NOT_YET_CHECKED)) {
+                continue;
+            }
+            Integer floor = floorOf.get(from);
+            if (floor == null) {
+                wrong.add(from + " is on no floor: add it to FLOORS and to the README's layout table");
+                continue;
+            }
+            for (String to : e.getValue()) {
+                if (floorOf.getOrDefault(to, Integer.MAX_VALUE) > floor) {
+                    wrong.add(from + " (floor " + floor + ") imports " + to + " (floor " + floorOf.get(to) + ")");
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
     }
 
     /** For every package, the other org.sperli packages its classes use. */

@@ -12,6 +12,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.checkpoint.CommitFile;
+import org.sperli.checkpoint.CommitSignatures;
 import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.RankFileReader;
 import org.sperli.checkpoint.RankFiles;
@@ -20,7 +21,6 @@ import org.sperli.checkpoint.inspect.Inspection.FileStatus;
 import org.sperli.checkpoint.inspect.Inspection.RankFile;
 import org.sperli.checkpoint.inspect.Inspection.SignatureCheck;
 import org.sperli.crypto.CompositeSig;
-import org.sperli.identity.CommitSignatures;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 

@@ -3,7 +3,8 @@ package org.sperli.protocol.payload;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.sperli.ErrorCode;
-import org.sperli.protocol.HeaderCheck;
+import org.sperli.checkpoint.CommitFile;
+import org.sperli.checkpoint.RankFiles;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
 
@@ -65,9 +66,9 @@ public record Resume(long status, ByteBuffer commit) {
         return new Resume(status, commit);
     }
 
-    /** Bytes of a COMMIT file for {@code size} ranks: 2522 + 32 x size. */
+    /** Bytes of a COMMIT file for {@code size} ranks (1..4096): 2522 + 32 x size. */
     public static int commitLength(int size) {
-        return HeaderCheck.COMMIT_FIXED + 32 * size;
+        return CommitFile.lengthFor(size);
     }
 
     /** A fresh read-only view of the COMMIT bytes, or {@code null} when there are none. */
@@ -115,8 +116,9 @@ public record Resume(long status, ByteBuffer commit) {
             return null;
         }
         int c = commit.remaining();
-        int hashes = c - HeaderCheck.COMMIT_FIXED;
-        boolean fits = hashes >= 32 * Limits.MIN_SIZE && hashes <= 32 * Limits.MAX_SIZE && hashes % 32 == 0;
+        int hashes = c - CommitFile.FIXED_LENGTH;
+        boolean fits = c >= CommitFile.MIN_LENGTH && c <= CommitFile.MAX_LENGTH
+                && hashes % RankFiles.SHA256_LENGTH == 0;
         return fits ? null : "COMMIT length=" + c + ", expected 2522 + 32 x size for size 1..4096";
     }
 

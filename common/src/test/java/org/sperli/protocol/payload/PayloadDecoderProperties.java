@@ -24,13 +24,13 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.protocol.FrameType;
-import org.sperli.protocol.HeaderCheck;
-import org.sperli.protocol.HeaderVerdict;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.LeBytes;
 import org.sperli.protocol.Limits;
-import org.sperli.protocol.ReceiverContext;
+import org.sperli.protocol.frame.FrameType;
+import org.sperli.protocol.frame.HeaderCheck;
+import org.sperli.protocol.frame.HeaderVerdict;
+import org.sperli.protocol.frame.ReceiverContext;
 
 /**
  * Hostile input into every decoder and into the header check: the only outcomes are a value or a SperliException

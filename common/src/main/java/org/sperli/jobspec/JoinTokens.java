@@ -1,4 +1,4 @@
-package org.sperli.identity;
+package org.sperli.jobspec;
 
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;

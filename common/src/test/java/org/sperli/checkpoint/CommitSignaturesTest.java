@@ -1,4 +1,4 @@
-package org.sperli.identity;
+package org.sperli.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

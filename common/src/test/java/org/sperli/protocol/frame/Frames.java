@@ -1,7 +1,8 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.sperli.protocol.Limits;
 
 /** Whole frames in one heap buffer, for tests, vectors and small control frames; the transport streams instead. */
 public final class Frames {

@@ -1,8 +1,10 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.JobId;
+import org.sperli.protocol.Limits;
 
 /**
  * The receiver's header check (tables section 1), a pure function of the 52 header bytes and the receiver's context.
@@ -14,11 +16,6 @@ import org.sperli.ErrorCode;
  * payload byte is read, which is what lets a streaming transport discard or refuse without buffering.
  */
 public final class HeaderCheck {
-    /** Bytes of a COMMIT file without its hash list: 36 + 2 + 2484. */
-    public static final int COMMIT_FIXED = 2522;
-    /** Bytes of a RESUME status. */
-    public static final int RESUME_STATUS = 4;
-
     private HeaderCheck() {
     }
 
@@ -114,35 +111,8 @@ public final class HeaderCheck {
 
     /** Whether {@code length} fits the payload rule of the type (tables section 2); the fault, or null. */
     static String lengthFault(FrameType type, long length, int jobSize) {
-        long commit = COMMIT_FIXED + 32L * jobSize;
-        boolean ok = switch (type) {
-            case HELLO -> length >= 16 && length <= 16 + Limits.MAX_TOKEN;
-            case DATA -> true;
-            case COLLECTIVE -> length >= 16;
-            case HEARTBEAT, CKPT_BEGIN -> length == 8;
-            case ABORT -> length >= 10 && length <= 10 + Limits.MAX_ABORT_MESSAGE;
-            case CKPT_DATA -> length >= 24 && length <= 24 + Limits.MAX_CHUNK;
-            case CKPT_ACK -> length == 32;
-            case CKPT_COMMIT -> length == commit;
-            case RESUME -> length == RESUME_STATUS || length == RESUME_STATUS + commit;
-            case BYE -> length == 0;
-        };
-        return ok ? null : "length=" + length + " does not fit " + type + " (" + rule(type, commit) + ")";
-    }
-
-    private static String rule(FrameType type, long commit) {
-        return switch (type) {
-            case HELLO -> "16..8208";
-            case DATA -> "0..16777216";
-            case COLLECTIVE -> "16..16777216";
-            case HEARTBEAT, CKPT_BEGIN -> "exactly 8";
-            case ABORT -> "10..1034";
-            case CKPT_DATA -> "24..1048600";
-            case CKPT_ACK -> "exactly 32";
-            case CKPT_COMMIT -> "exactly " + commit;
-            case RESUME -> "4 or " + (RESUME_STATUS + commit);
-            case BYE -> "exactly 0";
-        };
+        LengthRule rule = type.lengthRule(jobSize);
+        return rule.allows(length) ? null : "length=" + length + " does not fit " + type + " (" + rule + ")";
     }
 
     private static HeaderVerdict refuse(String reason) {

@@ -1,5 +1,8 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
 
+import org.sperli.protocol.JobId;
+import org.sperli.protocol.LeBytes;
+import org.sperli.protocol.Limits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;

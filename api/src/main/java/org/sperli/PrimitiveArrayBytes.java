@@ -4,13 +4,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The typed collective forms' conversions between Java arrays and the wire's elements, least significant byte first.
+ * The conversions of {@link Communicator}'s {@code int[]}, {@code long[]}, {@code float[]} and {@code double[]} forms
+ * between Java arrays and the wire's elements, least significant byte first (the {@link ArrayType} forms are
+ * {@link ArrayTypeCollectives}').
  * A {@code null} passes through as {@code null}, so the byte form refuses it (H1618) and a non-root's null result
  * stays null. Each conversion is one bulk copy; the wire carries bytes, and Java has no view of an {@code int[]} as
  * bytes.
  */
-final class CollectiveArrays {
-    private CollectiveArrays() {
+final class PrimitiveArrayBytes {
+    private PrimitiveArrayBytes() {
     }
 
     static byte[] bytes(int[] data) {

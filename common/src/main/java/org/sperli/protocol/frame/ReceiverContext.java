@@ -1,4 +1,7 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
+
+import org.sperli.protocol.JobId;
+import org.sperli.protocol.Limits;
 
 /**
  * What a receiver knows when it judges a header: its job, the job size (for the COMMIT-sized payloads), its own rank,

@@ -1,4 +1,4 @@
-package org.sperli.identity;
+package org.sperli.jobspec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +16,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.identity.TestJob;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.protocol.JobId;
 

@@ -1,4 +1,4 @@
-package org.sperli.identity;
+package org.sperli.checkpoint;
 
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;

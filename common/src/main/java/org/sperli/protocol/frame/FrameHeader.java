@@ -1,7 +1,8 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.sperli.protocol.JobId;
 
 /**
  * The 52-byte frame header (tables section 1), all fields unsigned little endian.

@@ -21,8 +21,8 @@ import java.util.function.Supplier;
  * the sending rank) is this rank's alone and the job goes on. The one exception is the root's fold of values with a
  * shape, which runs inside the call: a contribution it refuses ends the job (ABORT reason 3, code 1618).
  */
-final class ArrayCollectives {
-    private ArrayCollectives() {
+final class ArrayTypeCollectives {
+    private ArrayTypeCollectives() {
     }
 
     /** This rank's encoded data, or null with the refusal to throw once the byte form counted the call. */

@@ -1,5 +1,7 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
 
+import org.sperli.protocol.JobId;
+import org.sperli.protocol.LeBytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

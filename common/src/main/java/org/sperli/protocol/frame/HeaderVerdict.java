@@ -1,4 +1,4 @@
-package org.sperli.protocol;
+package org.sperli.protocol.frame;
 
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;

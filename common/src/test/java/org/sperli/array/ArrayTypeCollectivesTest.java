@@ -26,7 +26,7 @@ import org.sperli.runtime.TestJob;
  * The collectives over {@link ArrayType}s on real ranks over TLS: every flat type and the 2-D matrix through bcast,
  * gather, scatter, reduce and allreduce with 1, 3 and 8 ranks; and the refusals, with their codes on every rank.
  */
-class ArrayCollectivesTest {
+class ArrayTypeCollectivesTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     /** A third rank: the ABORT, or another bystander's close that overtook it (see CollectiveAbortTest). */
     private static final String BYSTANDER = "(ok )*H161[23]";
@@ -75,7 +75,7 @@ class ArrayCollectivesTest {
             }, ReduceOp.SUM),
             flat(ArrayTypes.F64, (rnd, n) -> rnd.doubles(n, -1e6, 1e6).toArray(), ReduceOp.SUM),
             new Case<>(ArrayTypes.MATRIX_2D, (rnd, n) -> Matrix2D.of(n, 3, rnd.doubles(n * 3L, -1, 1).toArray()),
-                    ReduceOp.SUM, ArrayCollectivesTest::sum));
+                    ReduceOp.SUM, ArrayTypeCollectivesTest::sum));
 
     /** Element-wise sum in ascending rank order, ((m0 + m1) + m2) ..., with Java's own doubles. */
     private static Matrix2D sum(List<Matrix2D> matrices) {
