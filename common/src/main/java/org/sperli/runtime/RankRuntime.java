@@ -7,13 +7,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.sperli.Checkpointable;
 import org.sperli.Communicator;
+import org.sperli.ContributionFold;
 import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
 import org.sperli.Request;
 import org.sperli.Restored;
 import org.sperli.SperliException;
-import org.sperli.ContributionFold;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Connections;
@@ -176,6 +176,19 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      */
     public void abort(Abort.Reason reason, ErrorCode code, String message, Throwable cause) {
         frames.abort(reason, code, message, cause);
+    }
+
+    /**
+     * As {@link #abort(Abort.Reason, ErrorCode, String, Throwable)} for a reason that carries no H code (the program
+     * failed, the operator's stop): the ABORT's code field is {@link Abort#NO_CODE}.
+     *
+     * @throws IllegalArgumentException for a reason that must name a code
+     */
+    public void abort(Abort.Reason reason, String message, Throwable cause) {
+        if (reason.carriesCode()) {
+            throw new IllegalArgumentException(reason + " must name its H code");
+        }
+        frames.abort(reason, null, message, cause);
     }
 
     /** The failure that ended the job, or null while it runs. */

@@ -22,9 +22,10 @@ import org.sperli.SperliException;
 import org.sperli.SperliJob;
 import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.crypto.CryptoEngine;
-import org.sperli.identity.JobDescriptionValidator;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
+import org.sperli.identity.JobDescriptionValidator;
 import org.sperli.jobspec.JobDescription;
+import org.sperli.jobspec.RankExit;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.protocol.payload.Abort;
@@ -37,7 +38,7 @@ import org.sperli.runtime.RankRuntime;
  * One rank's life, in this order: the command line; one line from standard input, parsed and validated (H1616,
  * then H1615 for refused hosts); the jar's SHA-256 and job class (H1616); the PEM texts into an owner-only directory
  * that is removed as soon as the connections are made or failed; the mesh; the job's constructor and {@code run};
- * BYE. Each step that fails ends the life with the status {@link ExitCodes} gives it and one last line on standard
+ * BYE. Each step that fails ends the life with the status {@link RankExit} gives it and one last line on standard
  * error, starting with the H code when there is one. Refusals never print a stack trace (only with
  * {@code SPERLI_DEBUG=1}); the description, keys and tokens are never printed at all.
  *
@@ -48,8 +49,6 @@ import org.sperli.runtime.RankRuntime;
  * main thread to reach the end decides the status and says the last line ({@link #finish}); the other says nothing.
  */
 public final class Rankd {
-    /** Reasons 7 and 8 send code 0 (tables section 2), which {@link RankRuntime#abort} writes for a null code. */
-    static final ErrorCode PROGRAM_OR_OPERATOR_ABORT_CODE = null;
     /** The longest a rank that ends waits for its TLS engine to finish loading. */
     private static final long ENGINE_SETTLE_SECONDS = 10;
 
@@ -98,7 +97,7 @@ public final class Rankd {
         try {
             outcome = live(args);
         } catch (RuntimeException | Error e) {
-            outcome = new Outcome(ExitCodes.INTERNAL_ERROR, "internal error in sperli-rankd: " + Report.summary(e), e,
+            outcome = new Outcome(RankExit.INTERNAL_ERROR, "internal error in sperli-rankd: " + Report.summary(e), e,
                     true);
         } finally {
             removePems();
@@ -140,7 +139,7 @@ public final class Rankd {
             arguments = RankdArguments.parse(args);
         } catch (IllegalArgumentException e) {
             report.note(RankdArguments.USAGE);
-            return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " command line refused: "
+            return Outcome.of(RankExit.REFUSED, ErrorCode.H1616.name() + " command line refused: "
                     + RankdArguments.printable(e.getMessage()), e);
         }
         if (arguments.help()) {
@@ -151,7 +150,7 @@ public final class Rankd {
         if (arguments.checkpointDirOrNull() != null) {
             String problem = CheckpointDirectory.problem(arguments.checkpointDirOrNull());
             if (problem != null) {
-                return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " command line refused: --checkpoint-dir "
+                return Outcome.of(RankExit.REFUSED, ErrorCode.H1616.name() + " command line refused: --checkpoint-dir "
                         + RankdArguments.printable(arguments.checkpointDirOrNull().toString()) + ": " + problem, null);
             }
         }
@@ -161,7 +160,7 @@ public final class Rankd {
         } catch (IllegalArgumentException e) {
             String source = arguments.tlsEngineOrNull() != null ? "command line refused: --tls-engine: "
                     : CryptoEngine.VARIABLE + " refused: ";
-            return Outcome.of(ExitCodes.REFUSED, ErrorCode.H1616.name() + " " + source
+            return Outcome.of(RankExit.REFUSED, ErrorCode.H1616.name() + " " + source
                     + RankdArguments.printable(e.getMessage()), e);
         }
         // Loading the engine and the TLS stack takes a rank's start-up as long as reading and checking its
@@ -209,7 +208,7 @@ public final class Rankd {
             jar = JobJar.open(arguments.jar(), arguments.jarSha256OrNull());
         } catch (SperliException e) {
             // The reason names the jar; "job description refused" would mislead.
-            return Outcome.of(ExitCodes.REFUSED, e.code().name() + " " + e.reason(), e);
+            return Outcome.of(RankExit.REFUSED, e.code().name() + " " + e.reason(), e);
         }
         try (jar) {
             return joined(validated, jar, arguments);
@@ -232,7 +231,7 @@ public final class Rankd {
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
                     arguments.checkpointWaitOrNull(), this::runtimeLog), this::phase);
         } catch (SperliException e) {
-            return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
+            return Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e);
         } catch (IOException | UnsupportedOperationException e) {
             return refused(new SperliException(ErrorCode.H1616, "the PEM texts cannot be kept in an owner-only"
                     + " directory: " + e.getMessage(), e));
@@ -273,7 +272,7 @@ public final class Rankd {
     private Outcome ended(RankRuntime runtime, Throwable thrown) {
         if (stopping()) {
             // The operator's stop owns the runtime now (its ABORT may still be on the way) and ends the process.
-            return Outcome.of(ExitCodes.OPERATOR_STOP, null, null);
+            return Outcome.of(RankExit.OPERATOR_STOP, null, null);
         }
         if (thrown != null && runtime.failure() == null) {
             String message = "rank " + rank + " program failed: " + Report.summary(thrown);
@@ -281,7 +280,7 @@ public final class Rankd {
                 // A peer left while the program waited on it, seen before the runtime's own verdict: peer lost.
                 runtime.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
             } else {
-                runtime.abort(Abort.Reason.PROGRAM_FAILED, PROGRAM_OR_OPERATOR_ABORT_CODE, message, thrown);
+                runtime.abort(Abort.Reason.PROGRAM_FAILED, message, thrown);
             }
         }
         runtime.close();
@@ -293,9 +292,9 @@ public final class Rankd {
         if (thrown != null && (failure == null || failure.getCause() == thrown)) {
             String line = thrown instanceof SperliException e ? e.getMessage() : "program failed: "
                     + Report.summary(thrown);
-            return Outcome.of(ExitCodes.forProgramThrowable(thrown), line, thrown);
+            return Outcome.of(RankExit.forProgramThrowable(thrown), line, thrown);
         }
-        return Outcome.of(ExitCodes.forCode(failure.code()), failure.getMessage(), failure);
+        return Outcome.of(RankExit.forCode(failure.code()), failure.getMessage(), failure);
     }
 
     /** Tells the launcher how far this rank got (its progress display and phase breakdown use these lines). */
@@ -334,7 +333,7 @@ public final class Rankd {
     }
 
     private static Outcome refused(SperliException e) {
-        return Outcome.of(ExitCodes.forCode(e.code()), e.getMessage(), e);
+        return Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e);
     }
 
     /** The main thread's end: says the last line unless the operator's stop came first. */
@@ -390,17 +389,16 @@ public final class Rankd {
     /** ABORT reason 8 to every connected peer, the PEM directory removed, the last line, halt with 8. */
     private void stop(String why) {
         ended = true;
-        endStatus = ExitCodes.OPERATOR_STOP;
+        endStatus = RankExit.OPERATOR_STOP;
         RankRuntime current = runtime;
         if (current != null) {
-            current.abort(Abort.Reason.OPERATOR_STOP, PROGRAM_OR_OPERATOR_ABORT_CODE, "rank " + rank + " " + why,
-                    null);
+            current.abort(Abort.Reason.OPERATOR_STOP, "rank " + rank + " " + why, null);
             // Waits for the closes (close_notify) before the halt, as a normal end would.
             current.close();
         }
         removePems();
         report.lastLine(why + (current != null ? " (ABORT reason 8 to every connected peer)" : " while connecting"));
-        halt(ExitCodes.OPERATOR_STOP);
+        halt(RankExit.OPERATOR_STOP);
     }
 
     private void halt(int status) {

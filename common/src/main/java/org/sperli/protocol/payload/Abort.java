@@ -33,6 +33,8 @@ public record Abort(long reason, long code, String message) {
     public static final int FIXED_LENGTH = MESSAGE_OFFSET;
     /** Largest payload: 10 + 1024. */
     public static final int MAX_LENGTH = FIXED_LENGTH + Limits.MAX_ABORT_MESSAGE;
+    /** The code field of the reasons that carry no H code: the program failed (7), the operator's stop (8). */
+    public static final int NO_CODE = 0;
 
     /** The reasons of v1 (tables section 2). */
     public enum Reason {
@@ -66,6 +68,11 @@ public record Abort(long reason, long code, String message) {
             return code;
         }
 
+        /** Whether an ABORT of this reason names an H code; reasons 7 and 8 send {@link #NO_CODE}. */
+        public boolean carriesCode() {
+            return this != PROGRAM_FAILED && this != OPERATOR_STOP;
+        }
+
         /** The reason with this wire value, or {@code null} when v1 does not know it. */
         public static Reason ofCode(long code) {
             return code >= 1 && code <= VALUES.length ? VALUES[(int) code - 1] : null;
@@ -77,14 +84,14 @@ public record Abort(long reason, long code, String message) {
     }
 
     /**
-     * The ABORT a rank sends: {@code codeOrNull} null sends code 0 (reasons 7 and 8), and the message is cut to at most
+     * The ABORT a rank sends: {@code codeOrNull} null sends {@link #NO_CODE} (reasons 7 and 8), and the message is cut to at most
      * 1024 UTF-8 bytes on a character boundary ({@code null} is empty). A reason outside 1..8 is a sender bug.
      */
     public static Abort of(int reason, ErrorCode codeOrNull, String message) {
         if (Reason.ofCode(reason) == null) {
             throw new IllegalArgumentException("reason=" + reason + ", expected 1..8");
         }
-        return new Abort(reason, codeOrNull == null ? 0 : codeOrNull.number(), truncate(message));
+        return new Abort(reason, codeOrNull == null ? NO_CODE : codeOrNull.number(), truncate(message));
     }
 
     /** As {@link #of(int, ErrorCode, String)}. */

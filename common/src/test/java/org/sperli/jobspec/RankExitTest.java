@@ -1,4 +1,4 @@
-package org.sperli.rankd;
+package org.sperli.jobspec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,17 +8,17 @@ import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 
-class ExitCodesTest {
+class RankExitTest {
     @Test
     void statusesAreThoseOfTablesSection10() {
-        assertEquals(0, ExitCodes.COMPLETED);
-        assertEquals(2, ExitCodes.REFUSED);
-        assertEquals(3, ExitCodes.PROGRAM_FAILED);
-        assertEquals(4, ExitCodes.ABORTED_BY_PEER);
-        assertEquals(5, ExitCodes.PEER_LOST);
-        assertEquals(6, ExitCodes.PROTOCOL_REFUSED);
-        assertEquals(7, ExitCodes.CHECKPOINT_FAILED);
-        assertEquals(8, ExitCodes.OPERATOR_STOP);
+        assertEquals(0, RankExit.COMPLETED);
+        assertEquals(2, RankExit.REFUSED);
+        assertEquals(3, RankExit.PROGRAM_FAILED);
+        assertEquals(4, RankExit.ABORTED_BY_PEER);
+        assertEquals(5, RankExit.PEER_LOST);
+        assertEquals(6, RankExit.PROTOCOL_REFUSED);
+        assertEquals(7, RankExit.CHECKPOINT_FAILED);
+        assertEquals(8, RankExit.OPERATOR_STOP);
     }
 
     @Test
@@ -38,29 +38,29 @@ class ExitCodesTest {
         }
         assertEquals(ErrorCode.values().length, expected.size(), "a code without a row");
         for (ErrorCode code : ErrorCode.values()) {
-            assertEquals(expected.get(code), ExitCodes.forCode(code), code.name());
+            assertEquals(expected.get(code), RankExit.forCode(code), code.name());
         }
     }
 
     @Test
     void anyThrowableOfTheProgramIsItsFailure() {
-        assertEquals(3, ExitCodes.forProgramThrowable(new IllegalStateException("boom")));
-        assertEquals(3, ExitCodes.forProgramThrowable(new StackOverflowError()));
+        assertEquals(3, RankExit.forProgramThrowable(new IllegalStateException("boom")));
+        assertEquals(3, RankExit.forProgramThrowable(new StackOverflowError()));
     }
 
     @Test
     void uncaughtRefusedCallIsTheProgramsFailure() {
-        assertEquals(3, ExitCodes.forProgramThrowable(new SperliException(ErrorCode.H1618, "tag=-1")));
+        assertEquals(3, RankExit.forProgramThrowable(new SperliException(ErrorCode.H1618, "tag=-1")));
     }
 
     @Test
     void peerThatLeftDuringAWaitStaysPeerLost() {
-        assertEquals(5, ExitCodes.forProgramThrowable(new SperliException(ErrorCode.H1613, "rank 2 left")));
+        assertEquals(5, RankExit.forProgramThrowable(new SperliException(ErrorCode.H1613, "rank 2 left")));
     }
 
     @Test
     void descriptionCodesThrownByTheProgramAreNoRefusedStart() {
-        assertEquals(3, ExitCodes.forProgramThrowable(new SperliException(ErrorCode.H1616, "x")));
-        assertEquals(3, ExitCodes.forProgramThrowable(new SperliException(ErrorCode.H1615, "x")));
+        assertEquals(3, RankExit.forProgramThrowable(new SperliException(ErrorCode.H1616, "x")));
+        assertEquals(3, RankExit.forProgramThrowable(new SperliException(ErrorCode.H1615, "x")));
     }
 }

@@ -1,12 +1,13 @@
-package org.sperli.rankd;
+package org.sperli.jobspec;
 
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 
 /**
- * The exit statuses of a rank process (tables section 10, "Ranks and the launcher"). The launcher judges ranks by
- * these numbers alone, so every implementation of a rank must use them; this class is the one place rankd decides
- * them.
+ * The exit statuses of a rank process (tables section 10, "Ranks and the launcher"; protocol section 11 gives every H
+ * code its status): the contract between a rank and its launcher, which judges ranks by these numbers alone. So every
+ * implementation of a rank must use them; rankd decides its status here, and the launcher's words for a status are
+ * {@link #meaning}.
  *
  * <pre>
  * 0  the program completed (BYE sent)
@@ -20,7 +21,7 @@ import org.sperli.SperliException;
  * 8  stopped by the operator (SIGTERM or Ctrl-C), or its launcher is gone (end of stdin); ABORT reason 8 sent
  * </pre>
  */
-public final class ExitCodes {
+public final class RankExit {
     public static final int COMPLETED = 0;
     public static final int INTERNAL_ERROR = 1;
     public static final int REFUSED = 2;
@@ -31,7 +32,7 @@ public final class ExitCodes {
     public static final int CHECKPOINT_FAILED = 7;
     public static final int OPERATOR_STOP = 8;
 
-    private ExitCodes() {
+    private RankExit() {
     }
 
     /**
@@ -64,5 +65,24 @@ public final class ExitCodes {
         }
         int status = forCode(e.code());
         return status == REFUSED ? PROGRAM_FAILED : status;
+    }
+
+    /**
+     * What {@code status} means in the launcher's words, for example "a peer was lost"; null for a status outside
+     * the contract (0 to 8).
+     */
+    public static String meaning(int status) {
+        return switch (status) {
+            case COMPLETED -> "completed";
+            case INTERNAL_ERROR -> "internal error in the rank";
+            case REFUSED -> "description or jar refused";
+            case PROGRAM_FAILED -> "the program failed";
+            case ABORTED_BY_PEER -> "aborted by a peer";
+            case PEER_LOST -> "a peer was lost";
+            case PROTOCOL_REFUSED -> "frame, handshake or HELLO refused";
+            case CHECKPOINT_FAILED -> "collective mismatch, or checkpoint or resume failed";
+            case OPERATOR_STOP -> "stopped by the operator";
+            default -> null;
+        };
     }
 }

@@ -1,4 +1,4 @@
-package org.sperli.rankd;
+package org.sperli.jobspec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 
 /**
- * Protocol section 11 gives every H code its exit status in a table, in English and in German; rankd's statuses are
+ * Protocol section 11 gives every H code its exit status in a table, in English and in German; the rank exit statuses are
  * that table, read here from the documents of this repository.
  */
-class ExitCodesDocumentedTest {
+class RankExitDocumentedTest {
     private static final Pattern CELL = Pattern.compile("\\| (H16\\d\\d) \\| (\\d+) ");
 
     @Test
@@ -26,7 +26,7 @@ class ExitCodesDocumentedTest {
             Map<ErrorCode, Integer> documented = table(Path.of("..", "docs", doc));
             assertEquals(ErrorCode.values().length, documented.size(), doc + ": a code without its status");
             for (ErrorCode code : ErrorCode.values()) {
-                assertEquals(documented.get(code), ExitCodes.forCode(code), doc + ": " + code.name());
+                assertEquals(documented.get(code), RankExit.forCode(code), doc + ": " + code.name());
             }
         }
     }
