@@ -28,11 +28,12 @@ script_check "scripts/sperli demo --jar ${hello}" scripts/sperli demo --jar "$he
 script_check "scripts/sperli run --hosts localhost,localhost ${hello}" scripts/sperli run --hosts localhost,localhost "$hello"
 export SCRIPT_PASSED="$script_passed" SCRIPT_FAILED="$script_failed"
 
-# One plain closing line over every module's Surefire reports and the script checks.
+# One plain closing line over every module's Surefire and Failsafe reports (dist's DistributionIT runs the unpacked
+# tarball) and the script checks.
 python3 - <<'PY'
 import glob, os, xml.etree.ElementTree as ET
 tests = failed = skipped = 0
-for f in glob.glob('*/target/surefire-reports/TEST-*.xml'):
+for f in glob.glob('*/target/surefire-reports/TEST-*.xml') + glob.glob('*/target/failsafe-reports/TEST-*.xml'):
     r = ET.parse(f).getroot()
     tests += int(r.get('tests', 0)); skipped += int(r.get('skipped', 0))
     failed += int(r.get('failures', 0)) + int(r.get('errors', 0))

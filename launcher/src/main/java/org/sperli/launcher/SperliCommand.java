@@ -23,7 +23,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sperli",
         mixinStandardHelpOptions = true,
-        versionProvider = VersionProvider.class,
         description = "Runs SPERLI jobs: one rank per listed host entry, over TLS 1.3 with a CA made for the job.",
         subcommands = {RunCommand.class, DemoCommand.class, InspectCheckpointCommand.class,
             CommandLine.HelpCommand.class},
@@ -55,6 +54,7 @@ public final class SperliCommand implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.getCommandSpec().versionProvider(new VersionProvider(environment.variables()));
         cl.setExitCodeExceptionMapper(ExitCodes::of);
         cl.setParameterExceptionHandler(SperliCommand::usageError);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> failure(ex, cmd, parsed, environment));

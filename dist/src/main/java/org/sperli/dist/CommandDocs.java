@@ -1,0 +1,81 @@
+package org.sperli.dist;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.sperli.launcher.LaunchEnvironment;
+import org.sperli.launcher.SperliCommand;
+import org.sperli.launcher.VersionProvider;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.codegen.docgen.manpage.ManPageGenerator;
+
+/**
+ * Writes, at build time, the man pages of {@code sperli} and every subcommand (AsciiDoc, which Asciidoctor's manpage
+ * backend turns into man(1) pages) and the bash/zsh completion script, both from the picocli model the launcher runs
+ * ({@link SperliCommand#commandLine}), so that neither can drift from the options and exit statuses of the build
+ * they ship with.
+ *
+ * <p>The pages name the version only: the second line of {@code --version}, the TLS engine, belongs to the host
+ * that runs it, not to the machine that built the pages.
+ */
+public final class CommandDocs {
+    /** The command the completion is for: the name on the operator's PATH. */
+    static final String COMMAND = "sperli";
+    /**
+     * Columns of picocli's synopsis in the pages: wide enough for one line, which man then fills to the reader's
+     * terminal; at picocli's 80 it breaks inside a parameter label and the AsciiDoc markup with it.
+     */
+    private static final int SYNOPSIS_COLUMNS = 1000;
+
+    private CommandDocs() {
+    }
+
+    /** {@code CommandDocs ADOC_DIR COMPLETION_FILE}. */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            throw new IllegalArgumentException("usage: CommandDocs ADOC_DIR COMPLETION_FILE, got " + args.length
+                    + " arguments");
+        }
+        writeManPages(Path.of(args[0]));
+        writeCompletion(Path.of(args[1]));
+    }
+
+    /** Writes {@code sperli.adoc} and {@code sperli-SUBCOMMAND.adoc} for every subcommand into {@code dir}. */
+    static void writeManPages(Path dir) throws IOException {
+        CommandSpec top = command().getCommandSpec();
+        String[] version = {COMMAND + " " + VersionProvider.version()};
+        stampVersion(top, version);
+        Files.createDirectories(dir);
+        int status = ManPageGenerator.generateManPage(dir.toFile(), null, new boolean[0], true, top);
+        if (status != CommandLine.ExitCode.OK) {
+            throw new IOException("man pages not written to " + dir + ": picocli's generator returned " + status);
+        }
+    }
+
+    /** Writes the completion script of {@value #COMMAND} to {@code file}. */
+    static void writeCompletion(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, AutoComplete.bash(COMMAND, command()), StandardCharsets.UTF_8);
+    }
+
+    /** The launcher's command as {@code main} builds it, in an empty environment and writing nowhere. */
+    private static CommandLine command() {
+        PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
+        CommandLine sperli = SperliCommand.commandLine(nowhere, nowhere, new LaunchEnvironment(Map.of(), false));
+        sperli.setUsageHelpWidth(SYNOPSIS_COLUMNS);
+        return sperli;
+    }
+
+    private static void stampVersion(CommandSpec spec, String[] version) {
+        spec.versionProvider(() -> version.clone());
+        for (CommandLine sub : spec.subcommands().values()) {
+            stampVersion(sub.getCommandSpec(), version);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package org.sperli.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sperli.dist.BoundedCommand.Result;
+import org.sperli.launcher.command.DemoCommand;
+
+/**
+ * The tarball alone runs jobs: unpacked into a temporary directory, reached through a symbolic link on a PATH that
+ * holds no checkout, with HOME and the caches in that directory too, and a {@code mvn} on the PATH that fails the
+ * test if anything calls it. Maven's {@code package} made the tarball; this runs in {@code integration-test}.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DistributionIT {
+    private static final String VERSION = System.getProperty("sperli.version");
+    private static final Duration COMMAND_LIMIT = Duration.ofSeconds(120);
+    private static final List<String> PAGES = List.of("sperli", "sperli-run", "sperli-demo",
+            "sperli-inspect-checkpoint", "sperli-help", "sperli-rankd");
+
+    @TempDir
+    static Path dir;
+    /** The unpacked sperli-VERSION directory. */
+    private static Path home;
+    /** The operator's shell in {@code dir/work}: sperli on the PATH through a link, nothing from the build. */
+    private static BoundedCommand shell;
+    private static Path helloJar;
+    private static Path mavenCalls;
+
+    @BeforeAll
+    static void unpackTheTarball() throws IOException, InterruptedException {
+        Path tarball = Path.of(System.getProperty("sperli.tarball"));
+        assertTrue(Files.isRegularFile(tarball), "no tarball at " + tarball + ": run mvn package first");
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Path links = Files.createDirectories(dir.resolve("links"));
+        Map<String, String> env = Map.of(
+                "PATH", links + ":/usr/local/bin:/usr/bin:/bin",
+                "HOME", Files.createDirectories(dir.resolve("home")).toString(),
+                "XDG_CACHE_HOME", dir.resolve("cache").toString(),
+                "JAVA_HOME", System.getProperty("java.home"));
+        shell = new BoundedCommand(work, env, COMMAND_LIMIT);
+        Result untar = shell.run("tar", "xzf", tarball.toString(), "-C", dir.toString());
+        assertEquals(0, untar.exitCode(), untar.shown());
+        home = dir.resolve("sperli-" + VERSION);
+        Files.createSymbolicLink(links.resolve("sperli"), home.resolve("bin/sperli"));
+        mavenCalls = dir.resolve("maven-calls");
+        Path mvn = links.resolve("mvn");
+        Files.writeString(mvn, "#!/bin/sh\necho \"mvn $*\" >> '" + mavenCalls + "'\nexit 1\n");
+        Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwx------"));
+        helloJar = Files.copy(Path.of(System.getProperty("sperli.hello.jar")), work.resolve("hello.jar"),
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @AfterEach
+    void noProcessOfTheDistributionIsLeft() throws InterruptedException {
+        List<String> left = BoundedCommand.killLeftovers(home.toString(), Duration.ofSeconds(10));
+        assertEquals(List.of(), left, "processes left behind");
+        assertFalse(Files.exists(mavenCalls), "the distribution called Maven");
+    }
+
+    @Test
+    void versionNamesTheBuildAndTheEngineARankTakesOnThisHost() throws Exception {
+        Result jdk = shell.with("SPERLI_TLS_ENGINE", "jdk").run("sperli", "--version");
+        assertEquals(0, jdk.exitCode(), jdk.shown());
+        assertEquals(List.of("sperli " + VERSION + " (SPERLI wire protocol v1)",
+                "TLS engine: jdk (SunJSSE over the JDK's own crypto)"), jdk.outLines());
+        Result auto = shell.run("sperli", "--version");
+        assertEquals(0, auto.exitCode(), auto.shown());
+        assertEquals(2, auto.outLines().size(), auto.shown());
+        assertTrue(auto.outLines().get(1).matches("TLS engine: (accp|jdk) \\(SunJSSE over .*"), auto.shown());
+    }
+
+    /** The first job makes the class-data archive that the launcher and its local ranks share; the next uses it. */
+    @Test
+    void jobsRunFromTheUnpackedTarballWithTheClassDataArchive() throws Exception {
+        Result first = shell.run("sperli", "run", "--hosts", localRanks(4), helloJar.toString());
+        assertEquals(0, first.exitCode(), first.shown());
+        for (int rank = 0; rank < 4; rank++) {
+            assertTrue(first.out().contains("[rank " + rank + "] hello from rank " + rank + " of 4"), first.shown());
+        }
+        assertTrue(first.err().contains("made a class-data archive"), first.shown());
+        assertEquals(1, archives().size(), "archives: " + archives());
+
+        Result demo = shell.run("sperli", "demo");
+        assertEquals(0, demo.exitCode(), demo.shown());
+        assertTrue(demo.out().contains("sum of ranks = 6 (expected 6)"), demo.shown());
+        assertFalse(demo.err().contains("class-data archive"), demo.shown());
+    }
+
+    /** bin/sperli-rankd is what a remote host runs; here it runs local ranks as --rankd, from the unpacked tree. */
+    @Test
+    void rankCommandOfTheTarballRunsRanks() throws Exception {
+        Result run = shell.run("sperli", "run", "--rankd", home.resolve("bin/sperli-rankd").toString(),
+                "--hosts", localRanks(2), helloJar.toString());
+        assertEquals(0, run.exitCode(), run.shown());
+        assertTrue(run.out().contains("[rank 1] hello from rank 1 of 2"), run.shown());
+    }
+
+    @Test
+    void manPagesRenderAndManFindsThemBesideBin() throws Exception {
+        for (String page : PAGES) {
+            assertTrue(Files.isRegularFile(home.resolve("man/man1/" + page + ".1")), page);
+        }
+        Result which = shell.run("sh", "-c", "command -v man");
+        assumeTrue(which.exitCode() == 0, "man is not installed here: the man pages were not rendered");
+        BoundedCommand man = shell.with("MANPAGER", "cat").with("MANWIDTH", "80");
+        Result rendered = man.run("man", "-l", home.resolve("man/man1/sperli-run.1").toString());
+        assertEquals(0, rendered.exitCode(), rendered.shown());
+        assertTrue(rendered.out().contains("sperli-run - Runs job.jar"), rendered.shown());
+        assertTrue(rendered.out().contains("--hosts=H[:PORT],..."), rendered.shown());
+        Result found = man.with("PATH", home.resolve("bin") + ":/usr/bin:/bin").run("man", "-w", "sperli-rankd");
+        assertEquals(home.resolve("man/man1/sperli-rankd.1").toString(), found.out().strip(), found.shown());
+    }
+
+    @Test
+    void completionScriptDefinesACompletionForSperliInBash() throws Exception {
+        Path script = home.resolve("share/bash-completion/completions/sperli");
+        Result bash = shell.run("bash", "-c", "source \"$1\" && complete -p sperli", "bash", script.toString());
+        assertEquals(0, bash.exitCode(), bash.shown());
+        assertTrue(bash.out().contains("-F _complete_sperli"), bash.shown());
+    }
+
+    /** {@code localhost:P,...} on ports free now, so that this test does not meet another build's ranks. */
+    private static String localRanks(int n) throws IOException {
+        return DemoCommand.freePorts(n).stream().map(port -> "localhost:" + port).collect(Collectors.joining(","));
+    }
+
+    private static List<Path> archives() throws IOException {
+        try (Stream<Path> files = Files.walk(dir.resolve("cache/sperli/cds"))) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jsa")).toList();
+        }
+    }
+}
