@@ -14,7 +14,8 @@ import java.util.Objects;
  *   <li>Elements are written least significant byte first (little endian), {@link ElementType#width()} bytes each,
  *       whatever the byte order of the buffer; floats with their raw bits, so NaN payloads survive.</li>
  *   <li>A flat array ({@link #isFlat()}) encodes as its elements only: no header, no length, no padding, so that its
- *       encoding is exactly the bytes {@link org.sperli.collective.Combine} reduces. A type with a shape may carry the shape in its
+ *       encoding is exactly the bytes {@link org.sperli.collective.Combine} reduces. A type with a shape may carry the
+ * shape in its
  *       encoding (a header before the elements, as {@link org.sperli.array.ArrayTypes#MATRIX_2D} does).</li>
  *   <li>{@link #encode} writes exactly {@link #encodedLength} bytes and refuses what {@link #decode} would refuse.</li>
  *   <li>{@link #decode} reads the value that <em>all</em> remaining bytes encode. It fails with {@link SperliException}
@@ -33,7 +34,8 @@ import java.util.Objects;
  *
  * <p><b>How the collectives use it.</b> bcast, gather and scatter send {@link #encode}d bytes and {@link #decode}
  * them on arrival. reduce and allreduce of a flat value run the byte collective with the value's element type, so
- * that {@link org.sperli.collective.Combine} folds the elements on the wire bytes; a value with a shape is encoded, sent to the root, and
+ * that {@link org.sperli.collective.Combine} folds the elements on the wire bytes; a value with a shape is encoded,
+ * sent to the root, and
  * there decoded and folded with {@link #reduce} in ascending rank order ((c0 op c1) op c2) ..., the root's own value
  * in its rank's place. Both carry the value's element type and the operation in the collective header, and both
  * refuse a pair that tables section 5 does not allow (H1618 on every rank before anything is sent).
@@ -76,7 +78,8 @@ public interface ArrayType<T> {
 
     /**
      * Whether values are flat arrays: the encoding is exactly the elements ({@code shape} is {@code {n}} and the
-     * encoding n times the width) and {@link #reduce} is {@link org.sperli.collective.Combine} over them. Then reduce and allreduce let
+     * encoding n times the width) and {@link #reduce} is {@link org.sperli.collective.Combine} over them. Then reduce
+     * and allreduce let
      * {@code Combine} fold the wire bytes and never decode at the root. The default, {@code false}, is always correct:
      * the root decodes the contributions and folds them with {@link #reduce}.
      */

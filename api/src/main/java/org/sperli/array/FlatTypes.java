@@ -1,7 +1,6 @@
 package org.sperli.array;
 
 import java.nio.ByteBuffer;
-import org.sperli.ArrayType;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.collective.Combine;

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  *       in {@code SPERLI_BENCH_JDKS} (default: {@code /usr/lib/jvm/temurin-25-jdk-amd64} when it exists), with the
  *       phase breakdown of {@code -v} (median over the ranks, then over the runs);</li>
  *   <li>the floor: N + 1 bare JVMs (a launcher and N ranks) that each print hello, started at once;</li>
- *   <li>{@code mpirun -np N} of a C hello, when {@code mpirun} and {@code mpicc} are installed (Open MPI over TCP).</li>
+ *   <li>{@code mpirun -np N} of a C hello, when {@code mpirun} and {@code mpicc} are installed (Open MPI over
+ * TCP).</li>
  * </ul>
  *
  * <p>Each cell is the median of R runs (default 3) after one discarded warm-up run per JDK (which also makes the

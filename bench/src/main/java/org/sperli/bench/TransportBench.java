@@ -78,7 +78,8 @@ public final class TransportBench {
     }
 
     private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            (com.sun.management.OperatingSystemMXBean)
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
     public static void main(String[] args) throws Exception {
         run(System.out);
@@ -113,8 +114,17 @@ public final class TransportBench {
                     + jsseSuite[0];
         }
         CryptoEngine.switchTo(CryptoEngine.Name.JDK);
+        printTable(out, suites, names, sperli, jsse, tcp);
+        out.printf(Locale.ROOT, "(ratios: SPERLI of that engine against JSSE of the same engine, and against TCP;"
+                + " slower means latency/CPU > 1, bandwidth < 1; CPU = JVM CPU time per MB)  total %.1f s%n",
+                (System.nanoTime() - started) / 1e9);
+    }
 
-        out.printf(Locale.ROOT, "TransportBench  java.version=%s  vm=%s  cores=%d%n", System.getProperty("java.version"),
+    /** The table: a column per engine for SPERLI and for bare JSSE, plain TCP, and the ratios. */
+    private static void printTable(PrintStream out, String suites, List<String> names, List<Result> sperli,
+                                   List<Result> jsse, Result tcp) {
+        out.printf(Locale.ROOT, "TransportBench  java.version=%s  vm=%s  cores=%d%n",
+                System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "negotiated: %s; Ed25519 job certificates, loopback 127.0.0.1%n", suites);
         out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up; bandwidth: one direction, "
@@ -146,9 +156,6 @@ public final class TransportBench {
             int k = i;
             row(out, "  CPU " + sizeLabel(BW_SIZES[i]) + " (ms/MB, JVM)", sperli, jsse, tcp, r -> r.cpuMsPerMb[k]);
         }
-        out.printf(Locale.ROOT, "(ratios: SPERLI of that engine against JSSE of the same engine, and against TCP;"
-                + " slower means latency/CPU > 1, bandwidth < 1; CPU = JVM CPU time per MB)  total %.1f s%n",
-                (System.nanoTime() - started) / 1e9);
     }
 
     private static void row(PrintStream out, String label, List<Result> sperli, List<Result> jsse, Result tcp,
@@ -173,7 +180,7 @@ public final class TransportBench {
         return bytes >= 1 << 20 ? (bytes >> 20) + " MiB" : bytes >= 1024 ? (bytes >> 10) + " KiB" : bytes + " B";
     }
 
-    // ---- the measurement, the same for every stack ------------------------------------------------------------
+    // the measurement, the same for every stack
 
     /** Runs the whole schedule on one side; rank 0 returns the numbers, rank 1 returns null. */
     static Result measure(Link link, int rank) {
@@ -251,7 +258,7 @@ public final class TransportBench {
         return b;
     }
 
-    // ---- SPERLI -----------------------------------------------------------------------------------------------
+    // SPERLI
 
     private static final class SperliLink implements Link {
         private final RankRuntime runtime;
@@ -295,7 +302,7 @@ public final class TransportBench {
         };
     }
 
-    // ---- bare sockets -----------------------------------------------------------------------------------------
+    // bare sockets
 
     private static final class StreamLink implements Link {
         /** Messages up to this size go out in one write (one TLS record for the small ones). */

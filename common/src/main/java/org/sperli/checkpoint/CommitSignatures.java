@@ -3,7 +3,6 @@ package org.sperli.checkpoint;
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.checkpoint.CommitFile;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.protocol.JobId;
 

@@ -13,7 +13,8 @@ import org.sperli.protocol.Limits;
  *     rank-&lt;n&gt;.ckpt          this rank's file      rank-&lt;n&gt;.ckpt.tmp          while it is written
  *     rank-&lt;r&gt;.ckpt.buddy    the copy of rank r     rank-&lt;r&gt;.ckpt.buddy.tmp    while it is received
  *     COMMIT                   the signed COMMIT      COMMIT.tmp                   while rank 0 writes it
- *                                                     COMMIT.&lt;n&gt;.tmp               while rank n &gt; 0 keeps its copy
+ *                                                     COMMIT.&lt;n&gt;.tmp               while rank n &gt; 0 keeps its
+ * copy
  * </pre>
  *
  * <p>Every rank keeps a copy of the COMMIT. Ranks of one job on one host may share a directory, so each rank writes

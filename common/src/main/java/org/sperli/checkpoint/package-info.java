@@ -5,7 +5,8 @@
  *
  * <p>Frames and peers are not known here: the procedure that moves these files between ranks lives in
  * {@code org.sperli.runtime}. The COMMIT signature is made and checked here too
- * ({@link org.sperli.checkpoint.CommitSignatures}, with the job key's CompositeSig from {@code org.sperli.crypto}). States are
+ * ({@link org.sperli.checkpoint.CommitSignatures}, with the job key's CompositeSig from {@code org.sperli.crypto}).
+ * States are
  * hashed as they stream and never held whole in memory, because they may be large.
  */
 package org.sperli.checkpoint;

@@ -9,7 +9,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * SHA-256 of byte arrays, buffers and files, without copying the input: checkpoint files and their payloads are hashed as
+ * SHA-256 of byte arrays, buffers and files, without copying the input: checkpoint files and their payloads are hashed
+ * as
  * slices where they lie. Every call uses its own digest, so this is safe from any thread.
  */
 public final class Sha256 {

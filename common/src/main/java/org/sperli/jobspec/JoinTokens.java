@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.crypto.CompositeSig;
-import org.sperli.jobspec.JoinToken;
 import org.sperli.protocol.JobId;
 
 /**

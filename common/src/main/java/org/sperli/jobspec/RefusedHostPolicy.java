@@ -181,7 +181,8 @@ public final class RefusedHostPolicy {
 
         /**
          * Only a regular file is opened (a FIFO would block until a writer came, a device might never end), at most
-         * {@link RefusedHostPolicy#MAX_DENY_FILE_BYTES} + 1 bytes are read whatever the file claims, and text that is not UTF-8 is
+         * {@link RefusedHostPolicy#MAX_DENY_FILE_BYTES} + 1 bytes are read whatever the file claims, and text that is
+         * not UTF-8 is
          * refused as such.
          */
         void addDenyFile(Path file) {

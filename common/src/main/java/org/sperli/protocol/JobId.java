@@ -44,7 +44,8 @@ public final class JobId {
 
     /** Parses 32 lower-case hex digits. */
     public static JobId parseHex(String hex) {
-        if (hex.length() != 2 * LENGTH || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        if (hex.length() != 2 * LENGTH
+                || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
             throw new IllegalArgumentException("job id must be 32 lower-case hex digits: " + hex);
         }
         return new JobId(HEX.parseHex(hex));

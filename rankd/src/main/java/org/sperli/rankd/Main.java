@@ -4,7 +4,8 @@ package org.sperli.rankd;
  * {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] [--tls-engine NAME] JAR
  * [job args...]}: one rank of a SPERLI job (the rank command of protocol section 13.1). The
  * launcher starts it and writes the rank's job description, one line of hex digits, to its standard input. Exit
- * statuses are those of {@link org.sperli.jobspec.RankExit}; the last line on standard error starts with the H code when there is one.
+ * statuses are those of {@link org.sperli.jobspec.RankExit}; the last line on standard error starts with the H code
+ * when there is one.
  */
 public final class Main {
     private Main() {

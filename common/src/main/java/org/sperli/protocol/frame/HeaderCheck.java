@@ -12,7 +12,8 @@ import org.sperli.protocol.Limits;
  * <p>Checks run in the order of the table: length, type, flags, service, membership epoch, job id, source rank,
  * target rank, incarnation (lower: drop; higher: refuse), epoch, whether the length fits the type (tables section 2),
  * and last the tag: the original text puts the tag checks after everything else, which the tables' row order does
- * not contradict for any verdict (every one of these refusals is H1610), only for which fault the reason names. Every refusal is H1610. Nothing here allocates from the length: the verdict comes before any
+ * not contradict for any verdict (every one of these refusals is H1610), only for which fault the reason names. Every
+ * refusal is H1610. Nothing here allocates from the length: the verdict comes before any
  * payload byte is read, which is what lets a streaming transport discard or refuse without buffering.
  */
 public final class HeaderCheck {

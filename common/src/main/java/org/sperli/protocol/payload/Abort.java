@@ -84,7 +84,8 @@ public record Abort(long reason, long code, String message) {
     }
 
     /**
-     * The ABORT a rank sends: {@code codeOrNull} null sends {@link #NO_CODE} (reasons 7 and 8), and the message is cut to at most
+     * The ABORT a rank sends: {@code codeOrNull} null sends {@link #NO_CODE} (reasons 7 and 8), and the message is cut
+     * to at most
      * 1024 UTF-8 bytes on a character boundary ({@code null} is empty). A reason outside 1..8 is a sender bug.
      */
     public static Abort of(int reason, ErrorCode codeOrNull, String message) {

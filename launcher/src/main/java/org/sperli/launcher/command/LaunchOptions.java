@@ -8,9 +8,9 @@ import picocli.CommandLine.Option;
 public final class LaunchOptions {
     @Option(names = "--rankd", paramLabel = "CMD",
             description = "Command that starts a rank, local and SSH alike (default: this launcher's java with"
-                    + " org.sperli.rankd.Main locally, sperli-rankd over SSH, staged where a host has none). It gets [--deny-hosts FILE]"
-                    + " --jar-sha256 HEX [--checkpoint-dir DIR] [--tls-engine NAME] JAR [job args], the description"
-                    + " on stdin, and must use the rank exit codes (protocol section 13.1).")
+                    + " org.sperli.rankd.Main locally, sperli-rankd over SSH, staged where a host has none). It gets"
+                    + " [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR] [--tls-engine NAME] JAR [job args],"
+                    + " the description on stdin, and must use the rank exit codes (protocol section 13.1).")
     String rankd;
 
     @Option(names = "--remote-java", paramLabel = "PATH",

@@ -25,7 +25,8 @@ public record JobJar(Path path, String sha256Hex, long size, String jobClass) {
     public static JobJar open(Path path) {
         Path jar = path.toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
-            throw LauncherException.usage("job jar " + path + (Files.exists(jar) ? " is not a file" : " does not exist"));
+            throw LauncherException.usage("job jar " + path
+                    + (Files.exists(jar) ? " is not a file" : " does not exist"));
         }
         String jobClass;
         try (JarFile file = new JarFile(jar.toFile())) {
