@@ -13,7 +13,8 @@ sperli_exec() {
   local jar="$1"
   shift
   local java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-  local defaults=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xshare:auto)
+  # --enable-native-access: sperli --version loads the native crypto, which JDK 22 and later warn about otherwise.
+  local defaults=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xshare:auto --enable-native-access=ALL-UNNAMED)
   local cds=() java_path real cache_root cache base
   java_path="$(command -v "$java" 2>/dev/null || true)"
   if [ -n "$java_path" ] && real="$(readlink -f "$java_path" 2>/dev/null)"; then

@@ -44,6 +44,11 @@ public final class AccpLibrary {
     /** The library's file name, inside the jar and in the cache. */
     static final String FILE_NAME = "libamazonCorrettoCryptoProvider.so";
     private static final String ENTRY = "com/amazon/corretto/crypto/provider/" + FILE_NAME;
+    /**
+     * Lets ACCP load its native library without the JDK's four-line warning about a restricted method (JDK 22 and
+     * later print it; JDK 17 accepts the option and needs nothing).
+     */
+    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private AccpLibrary() {
@@ -51,11 +56,12 @@ public final class AccpLibrary {
 
     /**
      * The JVM options that make a JVM on this host with this class path load the cached library, preparing the
-     * cache first when needed; empty when that cannot be done here (never an exception).
+     * cache first when needed, and {@link #NATIVE_ACCESS}; only the latter when the cache cannot be used here (never
+     * an exception).
      */
     public static List<String> jvmOptions(Map<String, String> env) {
-        return cachedLibrary(env).map(lib -> List.of("-Djava.library.path=" + lib.getParent(),
-                "-D" + USE_EXTERNAL_LIB + "=true")).orElse(List.of());
+        return cachedLibrary(env).map(lib -> List.of(NATIVE_ACCESS, "-Djava.library.path=" + lib.getParent(),
+                "-D" + USE_EXTERNAL_LIB + "=true")).orElse(List.of(NATIVE_ACCESS));
     }
 
     /** The cached library, prepared now if needed; empty when there is none to be had. */

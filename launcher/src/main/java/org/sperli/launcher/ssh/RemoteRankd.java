@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.StringJoiner;
 import org.apache.sshd.client.session.ClientSession;
+import org.sperli.crypto.AccpLibrary;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.job.CommandWords;
 import org.sperli.launcher.job.RankCommand;
@@ -77,8 +78,8 @@ final class RemoteRankd {
         console.detail((copied > 0 ? "staged the rank daemon on " + host + " (" + copied + " of " + jars.size()
                 + " jars)" : "rank daemon already on " + host) + " in ~/" + RankdClasspath.CACHE_DIR + ", run by "
                 + probe.java() + " (" + probe.javaVersionLine() + ")");
-        return CommandWords.quote(probe.java()) + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " "
-                + RANKD_MAIN;
+        return CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " -cp "
+                + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
     }
 
     /** The sum recorded for a cached file that exists on a host without {@code sha256sum}. */
