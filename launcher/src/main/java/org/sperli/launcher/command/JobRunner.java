@@ -16,7 +16,6 @@ import org.sperli.launcher.LaunchEnvironment;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.job.ClassDataArchive;
 import org.sperli.launcher.job.HostPlan;
-import org.sperli.launcher.job.HostSpec;
 import org.sperli.launcher.job.JobControl;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.JobSupervisor;
@@ -24,6 +23,7 @@ import org.sperli.launcher.job.LaunchTimeline;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.job.SilenceLimit;
+import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
 import org.sperli.launcher.report.JobSummary;
 import org.sperli.launcher.ssh.SshRanks;
@@ -42,11 +42,11 @@ final class JobRunner {
     static final Duration JOB_LIFETIME = Duration.ofDays(30);
 
     /** Everything a job needs from the command line. */
-    record Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
+    record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
                    boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs,
                    Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull) {
         /** A job without a checkpoint directory. */
-        Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, boolean forceSsh,
+        Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, boolean forceSsh,
                 boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
             this(hosts, launch, restartMax, denyFileOrNull, forceSsh, acceptNewHostKeys, sshDirOrNull, jar, jobArgs,
                     null, null);

@@ -110,6 +110,20 @@ class RunCommandUsageTest {
     }
 
     @Test
+    void moreRanksThanSlotsIsOneLineAndStatus2() throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "node1 slots=2\nnode2 slots=2\n");
+        assertUsage(run("run", "-n", "5", "--hostfile", hostfile.toString(), jar().toString()),
+                "-n 5: hostfile " + hostfile + " gives 4 slots");
+        assertUsage(run("run", "-n", "3", "--hosts", "localhost/2", jar().toString()), "-n 3: --hosts gives 2 slots");
+    }
+
+    @Test
+    void aRankCountOutsideItsRangeIsOneLineAndStatus2() throws IOException {
+        assertUsage(run("run", "-n", "0", jar().toString()), "-n 0 is not in 1..4096");
+        assertUsage(run("run", "-n", "4097", "--hosts", "a/4096", jar().toString()), "-n 4097 is not in 1..4096");
+    }
+
+    @Test
     void refusesTwoHostSources() throws IOException {
         assertUsage(run("run", "--hosts", "localhost", "--hosts-from", "slurm", jar().toString()),
                 "mutually exclusive");
