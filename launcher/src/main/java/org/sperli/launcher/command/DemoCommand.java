@@ -60,8 +60,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             Path job = jar != null ? jar : JobJars.write(temporary.resolve("hello.jar"), HelloJob.class);
             console.note("demo: " + ranks + " local ranks running " + job.getFileName());
-            JobRunner.Request request = new JobRunner.Request(SlotFill.all(hosts), launch, 0, null, false, false, null, job,
-                    List.of());
+            JobRunner.Request request = new JobRunner.Request(SlotFill.all(hosts), launch, job);
             return JobRunner.run(request, environment, parent.jobControl(), console);
         } finally {
             if (temporary != null) {

@@ -22,6 +22,7 @@ import org.sperli.launcher.job.JobSupervisor;
 import org.sperli.launcher.job.LaunchTimeline;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.job.RankExports;
 import org.sperli.launcher.job.SilenceLimit;
 import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
@@ -44,12 +45,10 @@ final class JobRunner {
     /** Everything a job needs from the command line. */
     record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
                    boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs,
-                   Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull) {
-        /** A job without a checkpoint directory. */
-        Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, boolean forceSsh,
-                boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
-            this(hosts, launch, restartMax, denyFileOrNull, forceSsh, acceptNewHostKeys, sshDirOrNull, jar, jobArgs,
-                    null, null);
+                   Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull, RankExports exports) {
+        /** A job of local ranks only, without a checkpoint directory or -x variables ({@code sperli demo}). */
+        Request(SlotFill hosts, LaunchOptions launch, Path jar) {
+            this(hosts, launch, 0, null, false, false, null, jar, List.of(), null, null, RankExports.none());
         }
     }
 
@@ -88,7 +87,7 @@ final class JobRunner {
                     + CheckpointSettings.MAX_WAIT_LIMIT.toSeconds() + " seconds");
         }
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
-                .withCheckpointDir(request.checkpointDirOrNull(), waitSeconds);
+                .withCheckpointDir(request.checkpointDirOrNull(), waitSeconds).withExports(request.exports());
         String engine;
         try {
             engine = CryptoEngine.requested(launch.tlsEngine, environment.variables());

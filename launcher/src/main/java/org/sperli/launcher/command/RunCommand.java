@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.SperliCommand;
 import org.sperli.launcher.job.HostSpec;
+import org.sperli.launcher.job.RankExports;
 import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
 import picocli.CommandLine.ArgGroup;
@@ -75,6 +76,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " reach a checkpoint unevenly; raise it when one may come much later than another.")
     private Long checkpointWaitSeconds;
 
+    @Option(names = "-x", paramLabel = "VAR[=VALUE]",
+            description = "Set VAR in every rank's environment, to VALUE or to the launcher's own value (repeatable)."
+                    + " SSH ranks get these variables and nothing else of the launcher's environment (the values are"
+                    + " on the remote command line: no secrets).")
+    private List<String> exports = new ArrayList<>();
+
     @Option(names = "--ssh", description = "Use SSH for localhost and 127.0.0.1 too.")
     private boolean ssh;
 
@@ -102,7 +109,8 @@ public final class RunCommand implements Callable<Integer> {
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
                 environment.terminal(), launch.verbose || environment.debug());
         JobRunner.Request request = new JobRunner.Request(slots(environment.variables()), launch, restartMax,
-                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds);
+                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds,
+                RankExports.of(exports, environment.variables()));
         return JobRunner.run(request, environment, parent.jobControl(), console);
     }
 

@@ -15,7 +15,8 @@ import org.sperli.launcher.report.Console;
 /**
  * Starts ranks as child processes of the launcher (hosts localhost and 127.0.0.1 without --ssh). The child gets the
  * launcher's environment, except that SPERLI_REFUSED_HOSTS is the launcher's own view of it (so a rank refuses the
- * same hosts), and the deny file is passed on with {@code --deny-hosts}.
+ * same hosts), with the {@code -x} variables of the command set on top (an operator's {@code -x} wins, as it does on
+ * SSH hosts), and the deny file is passed on with {@code --deny-hosts}.
  */
 public final class LocalRanks implements RankStarter {
     /** How long a rank's output may go on after the rank ended (a grandchild holding the pipe) before it is cut. */
@@ -48,6 +49,7 @@ public final class LocalRanks implements RankStarter {
         } else {
             builder.environment().put(RefusedHostPolicy.ENV_VARIABLE, refused);
         }
+        builder.environment().putAll(command.exports().variables());
         Process process = builder.start();
         startedAny = true;
         Local local = new Local(rank, process, console);

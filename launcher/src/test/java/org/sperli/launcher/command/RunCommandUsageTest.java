@@ -124,6 +124,14 @@ class RunCommandUsageTest {
     }
 
     @Test
+    void xWithABadNameOrAnUnsetVariableIsOneLineAndStatus2() throws IOException {
+        assertUsage(run("run", "-x", "9LIVES=1", "--hosts", "localhost", jar().toString()),
+                "-x 9LIVES=1: '9LIVES' is not a variable name");
+        assertUsage(run("run", "-x", "SPERLI_SURELY_UNSET", "--hosts", "localhost", jar().toString()),
+                "-x SPERLI_SURELY_UNSET: SPERLI_SURELY_UNSET is not set in the launcher's environment");
+    }
+
+    @Test
     void refusesTwoHostSources() throws IOException {
         assertUsage(run("run", "--hosts", "localhost", "--hosts-from", "slurm", jar().toString()),
                 "mutually exclusive");
