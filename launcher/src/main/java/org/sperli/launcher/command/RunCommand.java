@@ -11,6 +11,7 @@ import org.sperli.launcher.job.HostSpec;
 import org.sperli.launcher.job.RankExports;
 import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
+import org.sperli.launcher.report.LineTimestamps;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -94,6 +95,22 @@ public final class RunCommand implements Callable<Integer> {
             description = "Directory with config, known_hosts and id_* keys (default: ~/.ssh).")
     private Path sshDir;
 
+    @Option(names = "--output-dir", paramLabel = "DIR",
+            description = "Also write each rank's stdout and stderr to DIR/JOB-ID/INCARNATION/rank.N/stdout and"
+                    + " stderr (directories 0700, files 0600; DIR is made when missing).")
+    private Path outputDir;
+
+    @Option(names = "--timestamp-output",
+            description = "Start each line of rank output with the time the launcher read it, ISO-8601 UTC with"
+                    + " milliseconds (2026-12-01T09:15:02.047Z); in --output-dir files too.")
+    private boolean timestampOutput;
+
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "Write a JSON summary of the run to FILE when it ends, however it ends (atomically, 0600):"
+                    + " job id, every incarnation with its ranks' hosts, exit statuses, H codes and durations, the"
+                    + " restarts and why, the exit status. A FILE that cannot be written stops the launch first.")
+    private Path report;
+
     @Mixin
     private LaunchOptions launch;
 
@@ -107,10 +124,11 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         var environment = parent.environment();
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
-                environment.terminal(), launch.verbose || environment.debug());
+                environment.terminal(), launch.verbose || environment.debug(),
+                timestampOutput ? new LineTimestamps(environment.clock()) : null);
         JobRunner.Request request = new JobRunner.Request(slots(environment.variables()), launch, restartMax,
                 denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds,
-                RankExports.of(exports, environment.variables()));
+                RankExports.of(exports, environment.variables()), outputDir, report);
         return JobRunner.run(request, environment, parent.jobControl(), console);
     }
 

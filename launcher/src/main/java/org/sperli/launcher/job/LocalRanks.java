@@ -41,7 +41,7 @@ public final class LocalRanks implements RankStarter {
     }
 
     @Override
-    public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
+    public RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command.localArgv(rank, denyFileOrNull, jar, jobArgs));
         String refused = environment.get(RefusedHostPolicy.ENV_VARIABLE);
         if (refused == null) {
@@ -52,7 +52,7 @@ public final class LocalRanks implements RankStarter {
         builder.environment().putAll(command.exports().variables());
         Process process = builder.start();
         startedAny = true;
-        Local local = new Local(rank, process, console);
+        Local local = new Local(rank, incarnation, process, console);
         OutputStream stdin = process.getOutputStream();
         try {
             stdin.write(hexLine);
@@ -86,11 +86,11 @@ public final class LocalRanks implements RankStarter {
         private final RankOutput stderr;
         private final CompletableFuture<Integer> exited;
 
-        Local(int rank, Process process, Console console) {
+        Local(int rank, long incarnation, Process process, Console console) {
             this.rank = rank;
             this.process = process;
-            RankOutput stdout = new RankOutput(console, rank, false);
-            this.stderr = new RankOutput(console, rank, true);
+            RankOutput stdout = new RankOutput(console, incarnation, rank, false);
+            this.stderr = new RankOutput(console, incarnation, rank, true);
             CompletableFuture<Void> out = pump(process.getInputStream(), stdout, "stdout");
             CompletableFuture<Void> err = pump(process.getErrorStream(), stderr, "stderr");
             CompletableFuture<Void> drained = CompletableFuture.allOf(out, err);

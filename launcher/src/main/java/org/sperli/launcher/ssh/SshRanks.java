@@ -100,7 +100,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     @Override
-    public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
+    public RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException {
         ClientSession session;
         synchronized (this) {
             session = sessions.get(entry.host());
@@ -110,7 +110,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
         String line = command.remoteLine(jar.sha256Hex(), JarStager.remotePath(jar), jobArgs);
         console.detail("rank " + rank + " on " + entry.host() + ": " + line);
-        return SshRankProcess.start(rank, entry.host(), session, line, hexLine, console);
+        return SshRankProcess.start(rank, incarnation, entry.host(), session, line, hexLine, console);
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -87,6 +88,10 @@ class RunCommandUsageTest {
             assertTrue(run.out().contains(code.strip() + "   "), "code " + code + " in:\n" + run.out());
         }
         assertTrue(run.out().contains("--hosts-from"), run.out());
+        for (String habit : List.of("-n, -np=N", "-x=VAR[=VALUE]", "--output-dir=DIR", "--timestamp-output",
+                "--report=FILE")) {
+            assertTrue(run.out().contains(habit), habit + " in:\n" + run.out());
+        }
     }
 
     @Test
@@ -129,6 +134,22 @@ class RunCommandUsageTest {
                 "-x 9LIVES=1: '9LIVES' is not a variable name");
         assertUsage(run("run", "-x", "SPERLI_SURELY_UNSET", "--hosts", "localhost", jar().toString()),
                 "-x SPERLI_SURELY_UNSET: SPERLI_SURELY_UNSET is not set in the launcher's environment");
+    }
+
+    @Test
+    void aReportFileThatCannotBeWrittenIsOneLineAndStatus2BeforeAnythingStarts() throws IOException {
+        Path report = dir.resolve("missing").resolve("report.json");
+        assertUsage(run("run", "--report", report.toString(), "--hosts", "localhost", jar().toString()),
+                "--report " + report + ": directory " + report.getParent() + " does not exist");
+        assertUsage(run("run", "--report", dir.toString(), "--hosts", "localhost", jar().toString()),
+                "--report " + dir + " is a directory");
+    }
+
+    @Test
+    void anOutputDirThatIsAFileIsOneLineAndStatus2() throws IOException {
+        Path file = Files.writeString(dir.resolve("plain"), "x");
+        assertUsage(run("run", "--output-dir", file.toString(), "--hosts", "localhost", jar().toString()),
+                "--output-dir " + file + " is not a directory");
     }
 
     @Test
