@@ -15,7 +15,7 @@ public final class HostOptions {
     /** Sources of --hosts-from. */
     public enum Source { SLURM }
 
-    @Option(names = "--hosts", paramLabel = "H[:PORT],...", required = true,
+    @Option(names = "--hosts", paramLabel = "H[:PORT][/N],...", required = true,
             description = "Hosts, one entry per rank in rank order; host or host:port; a host may repeat;"
                     + " host/N or host:port/N is N slots (ports port, port+1, ...).")
     String list;
