@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.dist.BoundedCommand.Result;
-import org.sperli.launcher.command.DemoCommand;
 
 /**
  * The tarball alone runs jobs: unpacked into a temporary directory, reached through a symbolic link on a PATH that
@@ -91,7 +89,7 @@ class DistributionIT {
     /** The first job makes the class-data archive that the launcher and its local ranks share; the next uses it. */
     @Test
     void jobsRunFromTheUnpackedTarballWithTheClassDataArchive() throws Exception {
-        Result first = shell.run("sperli", "run", "--hosts", localRanks(4), helloJar.toString());
+        Result first = shell.run("sperli", "run", "-n", "4", helloJar.toString());
         assertEquals(0, first.exitCode(), first.shown());
         for (int rank = 0; rank < 4; rank++) {
             assertTrue(first.out().contains("[rank " + rank + "] hello from rank " + rank + " of 4"), first.shown());
@@ -109,7 +107,7 @@ class DistributionIT {
     @Test
     void rankCommandOfTheTarballRunsRanks() throws Exception {
         Result run = shell.run("sperli", "run", "--rankd", home.resolve("bin/sperli-rankd").toString(),
-                "--hosts", localRanks(2), helloJar.toString());
+                "-n", "2", helloJar.toString());
         assertEquals(0, run.exitCode(), run.shown());
         assertTrue(run.out().contains("[rank 1] hello from rank 1 of 2"), run.shown());
     }
@@ -136,11 +134,6 @@ class DistributionIT {
         Result bash = shell.run("bash", "-c", "source \"$1\" && complete -p sperli", "bash", script.toString());
         assertEquals(0, bash.exitCode(), bash.shown());
         assertTrue(bash.out().contains("-F _complete_sperli"), bash.shown());
-    }
-
-    /** {@code localhost:P,...} on ports free now, so that this test does not meet another build's ranks. */
-    private static String localRanks(int n) throws IOException {
-        return DemoCommand.freePorts(n).stream().map(port -> "localhost:" + port).collect(Collectors.joining(","));
     }
 
     private static List<Path> archives() throws IOException {

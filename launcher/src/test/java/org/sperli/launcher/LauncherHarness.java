@@ -115,7 +115,41 @@ public final class LauncherHarness {
 
     /** Ports the OS reports free on loopback now (the demo's own probe). */
     public static List<Integer> freePorts(int n) throws IOException {
-        return org.sperli.launcher.command.DemoCommand.freePorts(n);
+        return org.sperli.launcher.command.LocalHosts.freePorts(n);
+    }
+
+    /**
+     * A port P such that P..P+n-1 are free on loopback now, for --port-base (ranks on one host get consecutive
+     * ports). Tries a bounded number of OS-chosen starting points.
+     */
+    public static int freePortRange(int n) throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int base = freePorts(1).get(0);
+            if (base + n - 1 <= 65535 && rangeFree(base, n)) {
+                return base;
+            }
+        }
+        return fail("no " + n + " consecutive free ports found");
+    }
+
+    private static boolean rangeFree(int base, int n) {
+        List<java.net.ServerSocket> held = new ArrayList<>();
+        try {
+            for (int port = base; port < base + n; port++) {
+                held.add(new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress()));
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        } finally {
+            for (java.net.ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException e) {
+                    // closing a probe socket: nothing to keep
+                }
+            }
+        }
     }
 
     /** {@code h0:p0,h1:p1,...} over {@code names} in turn. */

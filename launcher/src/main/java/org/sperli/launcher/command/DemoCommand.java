@@ -2,11 +2,8 @@ package org.sperli.launcher.command;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -16,6 +13,7 @@ import org.sperli.launcher.SperliCommand;
 import org.sperli.launcher.demo.HelloJob;
 import org.sperli.launcher.demo.JobJars;
 import org.sperli.launcher.job.HostSpec;
+import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,40 +54,17 @@ public final class DemoCommand implements Callable<Integer> {
         var environment = parent.environment();
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
                 environment.terminal(), launch.verbose || environment.debug());
-        boolean explicitPorts = spec.commandLine().getParseResult().hasMatchedOption("--port-base");
-        List<HostSpec> hosts = new ArrayList<>();
-        List<Integer> ports = explicitPorts ? List.of() : freePorts(ranks);
-        for (int i = 0; i < ranks; i++) {
-            hosts.add(new HostSpec("localhost", explicitPorts ? HostSpec.NO_PORT : ports.get(i), "demo rank " + i));
-        }
+        List<HostSpec> hosts = LocalHosts.specs(ranks,
+                spec.commandLine().getParseResult().hasMatchedOption("--port-base"), "demo");
         Path temporary = jar == null ? Files.createTempDirectory("sperli-demo-") : null;
         try {
             Path job = jar != null ? jar : JobJars.write(temporary.resolve("hello.jar"), HelloJob.class);
             console.note("demo: " + ranks + " local ranks running " + job.getFileName());
-            JobRunner.Request request = new JobRunner.Request(hosts, launch, 0, null, false, false, null, job,
-                    List.of());
+            JobRunner.Request request = new JobRunner.Request(SlotFill.all(hosts), launch, job);
             return JobRunner.run(request, environment, parent.jobControl(), console);
         } finally {
             if (temporary != null) {
                 deleteTree(temporary);
-            }
-        }
-    }
-
-    /** Ports the OS hands out as free right now (a later bind can still lose a race; the demo then fails clearly). */
-    public static List<Integer> freePorts(int n) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(s);
-                ports.add(s.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
             }
         }
     }

@@ -1,12 +1,13 @@
 package org.sperli.launcher.command;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import org.sperli.checkpoint.CheckpointDirectory;
+import org.sperli.checkpoint.DurableFiles;
 import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription.HostEntry;
@@ -16,16 +17,23 @@ import org.sperli.launcher.LaunchEnvironment;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.job.ClassDataArchive;
 import org.sperli.launcher.job.HostPlan;
-import org.sperli.launcher.job.HostSpec;
+import org.sperli.launcher.job.IncarnationHistory;
 import org.sperli.launcher.job.JobControl;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.JobSupervisor;
 import org.sperli.launcher.job.LaunchTimeline;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.job.RankExports;
 import org.sperli.launcher.job.SilenceLimit;
+import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
 import org.sperli.launcher.report.JobSummary;
+import org.sperli.launcher.report.LineTimestamps;
+import org.sperli.launcher.report.RankLineCopy;
+import org.sperli.launcher.report.RankOutputFiles;
+import org.sperli.launcher.report.ReportFile;
+import org.sperli.launcher.report.RunReport;
 import org.sperli.launcher.ssh.SshRanks;
 import org.sperli.launcher.ssh.SshSettings;
 import org.sperli.launcher.ssh.SshTransport;
@@ -34,22 +42,23 @@ import org.sperli.runtime.CheckpointSettings;
 
 /**
  * The steps every command that runs a job takes, in this order, so that nothing starts before every check passed:
- * the refused-host policy, the host plan (syntax, ports), the refused hosts (H1615, exit 3), the jar, then the job's
- * identity, the starters and the supervisor; at the end, the summary.
+ * the options, the --report file, the refused-host policy, the host plan (syntax, ports), the refused hosts (H1615,
+ * exit 3), the jar, the --output-dir, then the job's identity, the starters and the supervisor; at the end, the
+ * summary line and the report, both from one {@link RunReport}.
  */
 final class JobRunner {
     /** Validity of the job CA and rank certificates: longer than any job should run, restarts included. */
     static final Duration JOB_LIFETIME = Duration.ofDays(30);
 
     /** Everything a job needs from the command line. */
-    record Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
+    record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
                    boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs,
-                   Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull) {
-        /** A job without a checkpoint directory. */
-        Request(List<HostSpec> hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, boolean forceSsh,
-                boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs) {
-            this(hosts, launch, restartMax, denyFileOrNull, forceSsh, acceptNewHostKeys, sshDirOrNull, jar, jobArgs,
-                    null, null);
+                   Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull, RankExports exports,
+                   Path outputDirOrNull, Path reportOrNull) {
+        /** A job of local ranks only, without checkpoints, -x variables, output files or report ({@code demo}). */
+        Request(SlotFill hosts, LaunchOptions launch, Path jar) {
+            this(hosts, launch, 0, null, false, false, null, jar, List.of(), null, null, RankExports.none(), null,
+                    null);
         }
     }
 
@@ -57,16 +66,12 @@ final class JobRunner {
     }
 
     static int run(Request request, LaunchEnvironment environment, JobControl control, Console console) {
+        // Certificates, tokens and descriptions take the system's time, which ranks check; reports the injected clock.
+        InstantSource clock = InstantSource.system();
         LaunchTimeline timeline = new LaunchTimeline(System::nanoTime);
         LaunchOptions launch = request.launch();
-        if (launch.silenceMs != null
-                && (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS)) {
-            throw LauncherException.usage("--silence-ms " + launch.silenceMs + " is not in " + Limits.MIN_SILENCE_MS
-                    + ".." + Limits.MAX_SILENCE_MS);
-        }
-        if (request.restartMax() < 0) {
-            throw LauncherException.usage("--restart-max " + request.restartMax() + " is negative");
-        }
+        checkOptions(request);
+        Path reportOrNull = request.reportOrNull() == null ? null : ReportFile.check(request.reportOrNull());
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(environment.variables(),
                 request.denyFileOrNull(), console::note);
         HostPlan plan = HostPlan.build(request.hosts(), launch.portBase);
@@ -82,13 +87,96 @@ final class JobRunner {
         if (localRanks > 0) {
             checkCheckpointDir(request.checkpointDirOrNull());
         }
+        Path outputDirOrNull = request.outputDirOrNull() == null ? null
+                : RankOutputFiles.prepare(request.outputDirOrNull());
+        RankCommand command = rankCommand(request, environment, console);
+        long startNs = System.nanoTime();
+        String launchedAt = LineTimestamps.FORMAT.format(environment.clock().instant());
+        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks, Runtime.getRuntime().availableProcessors());
+        silence.note().ifPresent(console::note);
+        JobKit kit = JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, clock.instant(), new SecureRandom());
+        timeline.keysMade();
+        console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
+                + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
+        for (int rank = 0; rank < plan.size(); rank++) {
+            HostEntry e = plan.entries().get(rank);
+            console.detail("rank " + rank + ": " + e.host() + ":" + e.port()
+                    + (HostPlan.runsLocally(e.host(), request.forceSsh()) ? " (local process)" : " (ssh)"));
+        }
+        RankOutputFiles files = null;
+        if (outputDirOrNull != null) {
+            files = RankOutputFiles.create(outputDirOrNull, kit.job().hex(), console::note);
+            console.copyRankLinesTo(files);
+            console.note("rank output also in " + files.jobDirectory() + "/INCARNATION/rank.N/{stdout,stderr}");
+        }
+        LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
+                environment.variables(), console);
+        SshRanks remote = localRanks < plan.size()
+                ? new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
+                        console::detail), command, jar, request.jobArgs(), console, launch.remoteJava,
+                        environment.variables())
+                : null;
+        IncarnationHistory history = new IncarnationHistory(environment.clock(), System::nanoTime);
+        JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
+                local, remote, console, timeline, clock, history);
+        control.register(supervisor);
+        JobSupervisor.Result result = null;
+        Throwable failure = null;
+        try {
+            result = supervisor.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            if (remote != null) {
+                remote.close();
+            }
+            if (files != null) {
+                console.copyRankLinesTo(RankLineCopy.NONE);
+                files.close();
+            }
+            RunReport report = RunReport.of(kit.job().hex(), jar.path().toString(), jar.sha256Hex(), plan.size(),
+                    request.restartMax(), launchedAt, (System.nanoTime() - startNs) / 1_000_000,
+                    result != null ? result.exitStatus() : ExitCodes.of(failure),
+                    result != null ? result.outcome() : "the launcher failed: " + failure, history.incarnations());
+            if (result != null) {
+                console.note(JobSummary.text(report));
+            }
+            if (reportOrNull != null) {
+                writeReport(reportOrNull, report, console);
+            }
+            control.finished(supervisor);
+        }
+        if (local.startedAny()) {
+            ClassDataArchive.ofThisJvm().flatMap(ClassDataArchive::makeIfMissing).ifPresent(console::note);
+        }
+        return result.exitStatus();
+    }
+
+    /** Ranges of the options that need no file or host to judge. */
+    private static void checkOptions(Request request) {
+        LaunchOptions launch = request.launch();
+        if (launch.silenceMs != null
+                && (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS)) {
+            throw LauncherException.usage("--silence-ms " + launch.silenceMs + " is not in " + Limits.MIN_SILENCE_MS
+                    + ".." + Limits.MAX_SILENCE_MS);
+        }
+        if (request.restartMax() < 0) {
+            throw LauncherException.usage("--restart-max " + request.restartMax() + " is negative");
+        }
         Long waitSeconds = request.checkpointWaitSecondsOrNull();
         if (waitSeconds != null && (waitSeconds < 1 || waitSeconds > CheckpointSettings.MAX_WAIT_LIMIT.toSeconds())) {
             throw LauncherException.usage("--checkpoint-wait " + waitSeconds + " is not in 1.."
                     + CheckpointSettings.MAX_WAIT_LIMIT.toSeconds() + " seconds");
         }
+    }
+
+    /** The rank command with every option that travels to ranks; says which TLS engine the ranks will take. */
+    private static RankCommand rankCommand(Request request, LaunchEnvironment environment, Console console) {
+        LaunchOptions launch = request.launch();
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
-                .withCheckpointDir(request.checkpointDirOrNull(), waitSeconds);
+                .withCheckpointDir(request.checkpointDirOrNull(), request.checkpointWaitSecondsOrNull())
+                .withExports(request.exports());
         String engine;
         try {
             engine = CryptoEngine.requested(launch.tlsEngine, environment.variables());
@@ -100,48 +188,17 @@ final class JobRunner {
         console.note(CryptoEngine.plannedNote(engine));
         // Passed on only when asked, so that another rank implementation sees the documented arguments.
         boolean asked = launch.tlsEngine != null || environment.variables().containsKey(CryptoEngine.VARIABLE);
-        command = command.withTlsEngine(asked ? engine : null);
-        long startNs = System.nanoTime();
-        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks, Runtime.getRuntime().availableProcessors());
-        silence.note().ifPresent(console::note);
-        JobKit kit = JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, Instant.now(), new SecureRandom());
-        timeline.keysMade();
-        console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
-                + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
-        for (int rank = 0; rank < plan.size(); rank++) {
-            HostEntry e = plan.entries().get(rank);
-            console.detail("rank " + rank + ": " + e.host() + ":" + e.port()
-                    + (HostPlan.runsLocally(e.host(), request.forceSsh()) ? " (local process)" : " (ssh)"));
-        }
-        LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
-                environment.variables(), console);
-        SshRanks remote = localRanks < plan.size()
-                ? new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
-                        console::detail), command, jar, request.jobArgs(), console, launch.remoteJava,
-                        environment.variables())
-                : null;
-        JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
-                local, remote, console, timeline, InstantSource.system());
-        control.register(supervisor);
-        JobSupervisor.Result result = null;
+        return command.withTlsEngine(asked ? engine : null);
+    }
+
+    /** The report at the end; a file that could be written at the start and no longer can is said, not fatal. */
+    private static void writeReport(Path file, RunReport report, Console console) {
         try {
-            result = supervisor.run();
-        } finally {
-            if (remote != null) {
-                remote.close();
-            }
-            if (result != null) {
-                Duration took = Duration.ofNanos(System.nanoTime() - startNs);
-                console.note(new JobSummary(kit.job().hex(), plan.size(), result.incarnationsUsed(),
-                        request.restartMax(), took, result.exitStatus(), result.outcome(), result.lastStatuses())
-                        .text());
-            }
-            control.finished(supervisor);
+            ReportFile.write(file, report);
+        } catch (IOException | RuntimeException e) {
+            console.note("--report " + file + ": cannot write the report: "
+                    + (e instanceof IOException io ? DurableFiles.reason(io) : String.valueOf(e)));
         }
-        if (local.startedAny()) {
-            ClassDataArchive.ofThisJvm().flatMap(ClassDataArchive::makeIfMissing).ifPresent(console::note);
-        }
-        return result.exitStatus();
     }
 
     /** The checkpoint directory as local ranks would see it; SSH ranks check their own host's (H1616). */

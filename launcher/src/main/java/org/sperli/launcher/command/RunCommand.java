@@ -3,9 +3,15 @@ package org.sperli.launcher.command;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.SperliCommand;
+import org.sperli.launcher.job.HostSpec;
+import org.sperli.launcher.job.RankExports;
+import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
+import org.sperli.launcher.report.LineTimestamps;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,7 +27,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {
-            "Runs job.jar on one rank per host entry. Hosts named localhost or 127.0.0.1 run as local processes"
+            "Runs job.jar on one rank per host entry, or with -n N on the first N slots of the hosts, or on N local"
+                    + " ranks when no host option is given. Hosts named localhost or 127.0.0.1 run as local processes"
                     + " unless --ssh is given; other hosts are reached over SSH (~/.ssh/config, id_* keys, strict"
                     + " known_hosts). Refused hosts (SPERLI_REFUSED_HOSTS, host-a.invalid, host-b.invalid,"
                     + " --deny-hosts) stop the launch before anything starts (H1615).",
@@ -40,7 +47,14 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nHosts (exactly one):%n")
+    @Option(names = {"-n", "-np"}, paramLabel = "N",
+            description = "Run N ranks: with no host option N local ranks (on free ports, or from --port-base);"
+                    + " with hosts, ranks 0..N-1 fill their slots in order as mpirun does (the first host up to its"
+                    + " slots, then the next). More ranks than slots is refused.")
+    private Integer ranks;
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1",
+            heading = "%nHosts (at most one; none with -n N: local ranks):%n")
     private HostOptions hosts;
 
     @Option(names = "--restart-max", paramLabel = "N", defaultValue = "0",
@@ -63,6 +77,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " reach a checkpoint unevenly; raise it when one may come much later than another.")
     private Long checkpointWaitSeconds;
 
+    @Option(names = "-x", paramLabel = "VAR[=VALUE]",
+            description = "Set VAR in every rank's environment, to VALUE or to the launcher's own value (repeatable)."
+                    + " SSH ranks get these variables and nothing else of the launcher's environment (the values are"
+                    + " on the remote command line: no secrets).")
+    private List<String> exports = new ArrayList<>();
+
     @Option(names = "--ssh", description = "Use SSH for localhost and 127.0.0.1 too.")
     private boolean ssh;
 
@@ -74,6 +94,22 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--ssh-dir", paramLabel = "DIR",
             description = "Directory with config, known_hosts and id_* keys (default: ~/.ssh).")
     private Path sshDir;
+
+    @Option(names = "--output-dir", paramLabel = "DIR",
+            description = "Also write each rank's stdout and stderr to DIR/JOB-ID/INCARNATION/rank.N/stdout and"
+                    + " stderr (directories 0700, files 0600; DIR is made when missing).")
+    private Path outputDir;
+
+    @Option(names = "--timestamp-output",
+            description = "Start each line of rank output with the time the launcher read it, ISO-8601 UTC with"
+                    + " milliseconds (2026-12-01T09:15:02.047Z); in --output-dir files too.")
+    private boolean timestampOutput;
+
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "Write a JSON summary of the run to FILE when it ends, however it ends (atomically, 0600):"
+                    + " job id, every incarnation with its ranks' hosts, exit statuses, H codes and durations, the"
+                    + " restarts and why, the exit status. A FILE that cannot be written stops the launch first.")
+    private Path report;
 
     @Mixin
     private LaunchOptions launch;
@@ -88,9 +124,26 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         var environment = parent.environment();
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
-                environment.terminal(), launch.verbose || environment.debug());
-        JobRunner.Request request = new JobRunner.Request(hosts.specs(environment.variables()), launch, restartMax,
-                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds);
+                environment.terminal(), launch.verbose || environment.debug(),
+                timestampOutput ? new LineTimestamps(environment.clock()) : null);
+        JobRunner.Request request = new JobRunner.Request(slots(environment.variables()), launch, restartMax,
+                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds,
+                RankExports.of(exports, environment.variables()), outputDir, report);
         return JobRunner.run(request, environment, parent.jobControl(), console);
+    }
+
+    /** Which slots get ranks: every listed one, the first N of them with -n N, or N local ranks without hosts. */
+    private SlotFill slots(Map<String, String> env) {
+        if (hosts == null) {
+            if (ranks == null) {
+                throw LauncherException.usage("no hosts: give -n N for N local ranks, or one of --hosts, --hostfile,"
+                        + " --hosts-from");
+            }
+            SlotFill.checkCount(ranks);
+            return SlotFill.all(LocalHosts.specs(ranks,
+                    spec.commandLine().getParseResult().hasMatchedOption("--port-base"), "-n"));
+        }
+        List<HostSpec> slots = hosts.specs(env);
+        return ranks == null ? SlotFill.all(slots) : SlotFill.first(ranks, slots, hosts.source());
     }
 }

@@ -1,9 +1,11 @@
 package org.sperli.launcher.job;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +26,8 @@ import org.sperli.protocol.Limits;
  * are the same machine, and each rank listens on the wildcard address.
  *
  * <p>Refused hosts are judged here too ({@link #refusals}), before anything starts; a rank that moves away from an
- * unreachable host ({@link #relocate}) only ever moves to another host of this list that the policy allows.
+ * unreachable host ({@link #relocate}) only ever moves to another host of this list that the policy allows. The list
+ * includes the spare slots of {@code -n} ({@link SlotFill}): listed hosts that got no rank.
  */
 public final class HostPlan {
     /** The default of {@code --port-base}. */
@@ -34,16 +37,28 @@ public final class HostPlan {
 
     private final List<HostEntry> entries;
     private final List<String> origins;
+    private final Map<String, Set<String>> spareOrigins;
     private final int portBase;
 
-    private HostPlan(List<HostEntry> entries, List<String> origins, int portBase) {
+    private HostPlan(List<HostEntry> entries, List<String> origins, Map<String, Set<String>> spareOrigins,
+                     int portBase) {
         this.entries = List.copyOf(entries);
         this.origins = List.copyOf(origins);
+        this.spareOrigins = Collections.unmodifiableMap(new LinkedHashMap<>(spareOrigins));
         this.portBase = portBase;
     }
 
     /** Normalizes and checks every spec and assigns ports; refuses bad input with exit status 2. */
     public static HostPlan build(List<HostSpec> specs, int portBase) {
+        return build(SlotFill.all(specs), portBase);
+    }
+
+    /**
+     * As {@link #build(List, int)} for the ranks of {@code fill}; its spare slots are checked the same way and are
+     * hosts of this plan too: judged by {@link #refusals} and candidates of {@link #relocate}, but given no rank.
+     */
+    public static HostPlan build(SlotFill fill, int portBase) {
+        List<HostSpec> specs = fill.ranks();
         if (specs.isEmpty()) {
             throw LauncherException.usage("no host listed");
         }
@@ -58,11 +73,7 @@ public final class HostPlan {
         Map<String, Set<Integer>> used = new HashMap<>();
         Map<String, String> explicitAt = new HashMap<>();
         for (HostSpec spec : specs) {
-            String host = HostSyntax.normalize(spec.host().strip());
-            String fault = HostSyntax.check(host);
-            if (fault != null) {
-                throw LauncherException.usage(spec.origin() + ": " + fault);
-            }
+            String host = checkedHost(spec);
             hosts.add(host);
             origins.add(spec.origin());
             if (spec.hasPort()) {
@@ -93,7 +104,21 @@ public final class HostPlan {
             }
             entries.add(new HostEntry(host, port));
         }
-        return new HostPlan(entries, origins, portBase);
+        Map<String, Set<String>> spares = new LinkedHashMap<>();
+        for (HostSpec spec : fill.spares()) {
+            spares.computeIfAbsent(checkedHost(spec), h -> new LinkedHashSet<>()).add(spec.origin());
+        }
+        return new HostPlan(entries, origins, spares, portBase);
+    }
+
+    /** The spec's host normalized; one outside the v1 syntax is refused, naming where it came from. */
+    private static String checkedHost(HostSpec spec) {
+        String host = HostSyntax.normalize(spec.host().strip());
+        String fault = HostSyntax.check(host);
+        if (fault != null) {
+            throw LauncherException.usage(spec.origin() + ": " + fault);
+        }
+        return host;
     }
 
     /** The host list, index = rank. */
@@ -111,23 +136,22 @@ public final class HostPlan {
     }
 
     /**
-     * One line per refused host of this plan, naming the host, the rule and source that refuse it ({@link
-     * RefusedHostPolicy#refusal}) and the entries that list it; empty when none is refused.
+     * One line per refused host of this plan, spare hosts included, naming the host, the rule and source that refuse
+     * it ({@link RefusedHostPolicy#refusal}) and the entries that list it; empty when none is refused.
      */
     public List<String> refusals(RefusedHostPolicy policy) {
-        Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+        Map<String, List<String>> byHost = new LinkedHashMap<>();
         for (int rank = 0; rank < entries.size(); rank++) {
-            byHost.computeIfAbsent(entries.get(rank).host(), h -> new ArrayList<>()).add(rank);
+            byHost.computeIfAbsent(entries.get(rank).host(), h -> new ArrayList<>())
+                    .add("rank " + rank + " from " + origins.get(rank));
         }
+        spareOrigins.forEach((host, from) -> from.forEach(origin ->
+                byHost.computeIfAbsent(host, h -> new ArrayList<>()).add("unused slot from " + origin)));
         List<String> lines = new ArrayList<>();
-        for (Map.Entry<String, List<Integer>> e : byHost.entrySet()) {
+        for (Map.Entry<String, List<String>> e : byHost.entrySet()) {
             Optional<String> reason = policy.refusal(e.getKey());
             if (reason.isPresent()) {
-                List<String> where = new ArrayList<>();
-                for (int rank : e.getValue()) {
-                    where.add("rank " + rank + " from " + origins.get(rank));
-                }
-                lines.add("H1615 host refused: " + reason.get() + " (" + String.join(", ", where) + ")");
+                lines.add("H1615 host refused: " + reason.get() + " (" + String.join(", ", e.getValue()) + ")");
             }
         }
         return lines;
@@ -139,9 +163,9 @@ public final class HostPlan {
     }
 
     /**
-     * Another entry for {@code rank}, whose host in {@code current} cannot be reached: the host of this plan with the
-     * fewest ranks in {@code current} (the earliest listed on a tie) that is neither unreachable nor refused, on the
-     * lowest free port from --port-base there. Empty when no such host is left.
+     * Another entry for {@code rank}, whose host in {@code current} cannot be reached: the host of this plan (spare
+     * hosts included) with the fewest ranks in {@code current} (the earliest listed on a tie) that is neither
+     * unreachable nor refused, on the lowest free port from --port-base there. Empty when no such host is left.
      */
     public Optional<HostEntry> relocate(int rank, List<HostEntry> current, Set<String> unreachable,
                                         RefusedHostPolicy policy) {
@@ -149,6 +173,9 @@ public final class HostPlan {
         Map<String, Integer> load = new LinkedHashMap<>();
         for (HostEntry e : entries) {
             load.putIfAbsent(e.host(), 0);
+        }
+        for (String spare : spareOrigins.keySet()) {
+            load.putIfAbsent(spare, 0);
         }
         for (HostEntry e : current) {
             load.merge(e.host(), 1, Integer::sum);

@@ -18,8 +18,9 @@ import org.sperli.protocol.Limits;
  * The three ways to list a job's hosts, each giving one {@link HostSpec} per rank in rank order:
  *
  * <ul>
- *   <li>{@code --hosts h1,h2:47010,h1}: entries {@code host} or {@code host:port}; a host may repeat (several ranks
- *       there, each on its own port);</li>
+ *   <li>{@code --hosts h1,h2:47010,h1/4}: entries {@code host} or {@code host:port}, each one slot, or with
+ *       {@code /N} N slots (Open MPI's {@code host:N} cannot be copied: the colon is our port); a host may repeat
+ *       (several ranks there, each on its own port);</li>
  *   <li>{@code --hostfile FILE}: Open MPI's form, one {@code host[:port] [slots=N] [max_slots=M]} a line, {@code #}
  *       comments and blank lines allowed; {@code slots=N} gives N ranks there (max_slots is accepted and ignored);</li>
  *   <li>{@code --hosts-from slurm}: {@code SLURM_JOB_NODELIST} expanded ({@link SlurmHostlist}), one rank per node,
@@ -40,7 +41,7 @@ public final class HostSources {
     private HostSources() {
     }
 
-    /** {@code --hosts}: comma-separated {@code host} or {@code host:port}. */
+    /** {@code --hosts}: comma-separated {@code host} or {@code host:port}, each with an optional {@code /N}. */
     public static List<HostSpec> fromList(String list) {
         List<HostSpec> specs = new ArrayList<>();
         String[] entries = list.split(",", -1);
@@ -50,8 +51,9 @@ public final class HostSources {
             if (entry.isEmpty()) {
                 throw LauncherException.usage(origin + " is empty");
             }
-            specs.add(entry(entry, origin));
-            checkCount(specs.size(), origin);
+            int slash = entry.lastIndexOf('/');
+            int slots = slash < 0 ? 1 : count(entry.substring(slash + 1), origin + " '" + entry + "': slots");
+            addSlots(specs, entry(slash < 0 ? entry : entry.substring(0, slash), origin), slots, origin);
         }
         return specs;
     }
@@ -82,12 +84,7 @@ public final class HostSources {
                             + "', expected slots=N or max_slots=N");
                 }
             }
-            checkCount(specs.size() + (long) slots, origin);
-            for (int s = 0; s < slots; s++) {
-                // host:port with slots=N: ports port, port + 1, ...; a port past 65535 is refused by the plan.
-                int port = first.hasPort() ? first.port() + s : HostSpec.NO_PORT;
-                specs.add(new HostSpec(first.host(), port, origin));
-            }
+            addSlots(specs, first, slots, origin);
         }
         if (specs.isEmpty()) {
             throw LauncherException.usage("hostfile " + file + " lists no host");
@@ -120,6 +117,18 @@ public final class HostSources {
             }
         }
         return specs;
+    }
+
+    /**
+     * {@code slots} ranks at {@code first}'s host; with a port, ports port, port + 1, ... (a port past 65535 is refused
+     * by the plan).
+     */
+    private static void addSlots(List<HostSpec> specs, HostSpec first, int slots, String origin) {
+        checkCount(specs.size() + (long) slots, origin);
+        for (int s = 0; s < slots; s++) {
+            int port = first.hasPort() ? first.port() + s : HostSpec.NO_PORT;
+            specs.add(new HostSpec(first.host(), port, origin));
+        }
     }
 
     /** {@code host} or {@code host:port}; anything with '[' or two colons is left whole for the IPv6 refusal. */

@@ -23,6 +23,7 @@ import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.ExitCodes;
 import org.sperli.launcher.LauncherException;
 import org.sperli.launcher.report.Console;
+import org.sperli.launcher.report.RunReport;
 
 /**
  * Runs one job to its end: starts every rank of an incarnation, waits, and when a rank fails (or the job aborts, which
@@ -66,20 +67,25 @@ public final class JobSupervisor {
     private final LaunchProgress progress;
     private final LaunchTimeline timeline;
     private final InstantSource clock;
+    private final IncarnationHistory history;
     private final Set<String> unreachable = new HashSet<>();
     private volatile boolean stopRequested;
     private JobKit kit;
 
-    /** The result of a job: the launcher's exit status and what to say about it. */
-    public record Result(int exitStatus, String outcome, long incarnationsUsed, List<Integer> lastStatuses) {
+    /**
+     * The result of a job: the launcher's exit status and what to say about it. What each incarnation did is in the
+     * {@link IncarnationHistory}.
+     */
+    public record Result(int exitStatus, String outcome) {
     }
 
     /**
-     * @param remote starter for hosts that are not local; may be null when every host of the plan runs locally
+     * @param remote  starter for hosts that are not local; may be null when every host of the plan runs locally
+     * @param history hears of every incarnation, rank start and end (the run report)
      */
     public JobSupervisor(HostPlan plan, JobKit kit, RefusedHostPolicy policy, int restartMax, boolean forceSsh,
                          RankStarter local, RankStarter remote, Console console, LaunchTimeline timeline,
-                         InstantSource clock) {
+                         InstantSource clock, IncarnationHistory history) {
         this.plan = plan;
         this.kit = kit;
         this.policy = policy;
@@ -95,6 +101,7 @@ public final class JobSupervisor {
             timeline.phase(rank, phase);
         });
         this.clock = clock;
+        this.history = history;
     }
 
     /** Asks the job to end: every rank is stopped and no restart follows. Safe from any thread. */
@@ -109,18 +116,19 @@ public final class JobSupervisor {
 
     /** Runs incarnations until the job completes, fails for good, or is stopped. */
     public Result run() {
-        List<Integer> statuses = notStarted();
         long incarnation = 0;
         String lastFailure = "no rank started";
         while (incarnation <= restartMax) {
             if (stopRequested) {
-                return stopped(incarnation, statuses);
+                return stopped();
             }
             incarnation++;
+            history.begin(incarnation);
             try {
                 prepareHosts();
             } catch (LauncherException e) {
-                return new Result(e.exitCode(), e.getMessage(), incarnation, statuses);
+                history.end(kit().hosts(), List.of(), RunReport.Result.FAILED, e.getMessage());
+                return new Result(e.exitCode(), e.getMessage());
             }
             List<RankProcess> ranks = new ArrayList<>();
             Failure failure;
@@ -144,24 +152,25 @@ public final class JobSupervisor {
                 endAll(ranks);
                 timeline.lines().forEach(console::detail);
             }
-            statuses = statuses(ranks);
+            history.end(kit().hosts(), ranks, failure == null ? RunReport.Result.COMPLETED
+                    : failure.stopped() ? RunReport.Result.STOPPED : RunReport.Result.FAILED,
+                    failure == null ? null : failure.describe());
             if (failure == null) {
-                return new Result(ExitCodes.COMPLETED, "completed", incarnation, statuses);
+                return new Result(ExitCodes.COMPLETED, "completed");
             }
             if (failure.stopped()) {
-                return stopped(incarnation, statuses);
+                return stopped();
             }
             lastFailure = failure.describe();
             if (failure.permanent()) {
-                return new Result(ExitCodes.START_FAILED, lastFailure, incarnation, statuses);
+                return new Result(ExitCodes.START_FAILED, lastFailure);
             }
             if (incarnation <= restartMax) {
                 console.note("restarting the job as incarnation " + (incarnation + 1) + " (restart " + incarnation
                         + " of " + restartMax + ")");
             }
         }
-        return new Result(ExitCodes.JOB_FAILED, lastFailure + (restartMax == 0 ? "" : " (restarts used up)"),
-                incarnation, statuses);
+        return new Result(ExitCodes.JOB_FAILED, lastFailure + (restartMax == 0 ? "" : " (restarts used up)"));
     }
 
     /** Connects every SSH host of the current host list, moving ranks off hosts that cannot be reached. */
@@ -237,7 +246,7 @@ public final class JobSupervisor {
                 if (stopRequested) {
                     return Failure.stoppedByOperator();
                 }
-                Failure failure = start(rank, k.hosts().get(rank), lines[rank], ranks);
+                Failure failure = start(rank, incarnation, k.hosts().get(rank), lines[rank], ranks);
                 if (failure != null) {
                     return failure;
                 }
@@ -253,11 +262,12 @@ public final class JobSupervisor {
         }
     }
 
-    private Failure start(int rank, HostEntry entry, byte[] line, List<RankProcess> ranks) {
+    private Failure start(int rank, long incarnation, HostEntry entry, byte[] line, List<RankProcess> ranks) {
         boolean isLocal = HostPlan.runsLocally(entry.host(), forceSsh);
         try {
-            RankProcess p = (isLocal ? local : remote).start(rank, entry, line);
+            RankProcess p = (isLocal ? local : remote).start(rank, incarnation, entry, line);
             timeline.processStarted(rank);
+            history.started(p);
             p.exited().whenComplete((status, error) -> timeline.exited(p.rank()));
             ranks.add(p);
             return null;
@@ -397,20 +407,8 @@ public final class JobSupervisor {
         return true;
     }
 
-    private Result stopped(long incarnation, List<Integer> statuses) {
-        return new Result(ExitCodes.TERMINATED, "stopped by the operator", incarnation, statuses);
-    }
-
-    private List<Integer> notStarted() {
-        return java.util.Collections.nCopies(kit().size(), -1);
-    }
-
-    private List<Integer> statuses(List<RankProcess> ranks) {
-        List<Integer> statuses = new ArrayList<>(notStarted());
-        for (RankProcess p : ranks) {
-            statuses.set(p.rank(), p.exited().isDone() ? status(p) : -1);
-        }
-        return statuses;
+    private static Result stopped() {
+        return new Result(ExitCodes.TERMINATED, "stopped by the operator");
     }
 
     private static int status(RankProcess p) {

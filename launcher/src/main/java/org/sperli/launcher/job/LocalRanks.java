@@ -15,7 +15,8 @@ import org.sperli.launcher.report.Console;
 /**
  * Starts ranks as child processes of the launcher (hosts localhost and 127.0.0.1 without --ssh). The child gets the
  * launcher's environment, except that SPERLI_REFUSED_HOSTS is the launcher's own view of it (so a rank refuses the
- * same hosts), and the deny file is passed on with {@code --deny-hosts}.
+ * same hosts), with the {@code -x} variables of the command set on top (an operator's {@code -x} wins, as it does on
+ * SSH hosts), and the deny file is passed on with {@code --deny-hosts}.
  */
 public final class LocalRanks implements RankStarter {
     /** How long a rank's output may go on after the rank ended (a grandchild holding the pipe) before it is cut. */
@@ -40,7 +41,7 @@ public final class LocalRanks implements RankStarter {
     }
 
     @Override
-    public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
+    public RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command.localArgv(rank, denyFileOrNull, jar, jobArgs));
         String refused = environment.get(RefusedHostPolicy.ENV_VARIABLE);
         if (refused == null) {
@@ -48,9 +49,10 @@ public final class LocalRanks implements RankStarter {
         } else {
             builder.environment().put(RefusedHostPolicy.ENV_VARIABLE, refused);
         }
+        builder.environment().putAll(command.exports().variables());
         Process process = builder.start();
         startedAny = true;
-        Local local = new Local(rank, process, console);
+        Local local = new Local(rank, incarnation, process, console);
         OutputStream stdin = process.getOutputStream();
         try {
             stdin.write(hexLine);
@@ -84,11 +86,11 @@ public final class LocalRanks implements RankStarter {
         private final RankOutput stderr;
         private final CompletableFuture<Integer> exited;
 
-        Local(int rank, Process process, Console console) {
+        Local(int rank, long incarnation, Process process, Console console) {
             this.rank = rank;
             this.process = process;
-            RankOutput stdout = new RankOutput(console, rank, false);
-            this.stderr = new RankOutput(console, rank, true);
+            RankOutput stdout = new RankOutput(console, incarnation, rank, false);
+            this.stderr = new RankOutput(console, incarnation, rank, true);
             CompletableFuture<Void> out = pump(process.getInputStream(), stdout, "stdout");
             CompletableFuture<Void> err = pump(process.getErrorStream(), stderr, "stderr");
             CompletableFuture<Void> drained = CompletableFuture.allOf(out, err);

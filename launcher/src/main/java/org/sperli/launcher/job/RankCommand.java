@@ -35,10 +35,11 @@ public final class RankCommand {
     private final String checkpointDirOrNull;
     private final Long checkpointWaitOrNull;
     private final String tlsEngineOrNull;
+    private final RankExports exports;
 
     private RankCommand(List<String> localWords, NativeCrypto nativeCryptoOrNull, ClassDataArchive archiveOrNull,
                         String remoteCommand, String checkpointDirOrNull, Long checkpointWaitOrNull,
-                        String tlsEngineOrNull) {
+                        String tlsEngineOrNull, RankExports exports) {
         this.localWords = List.copyOf(localWords);
         this.nativeCryptoOrNull = nativeCryptoOrNull;
         this.archiveOrNull = archiveOrNull;
@@ -46,6 +47,7 @@ public final class RankCommand {
         this.checkpointDirOrNull = checkpointDirOrNull;
         this.checkpointWaitOrNull = checkpointWaitOrNull;
         this.tlsEngineOrNull = tlsEngineOrNull;
+        this.exports = exports;
     }
 
     /**
@@ -55,7 +57,7 @@ public final class RankCommand {
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
             return new RankCommand(CommandWords.split(overrideOrNull), null, null, overrideOrNull.strip(), null, null,
-                    null);
+                    null, RankExports.none());
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -66,7 +68,7 @@ public final class RankCommand {
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
         return new RankCommand(words, new NativeCrypto(env), ClassDataArchive.ofThisJvm().orElse(null),
-                REMOTE_DEFAULT, null, null, null);
+                REMOTE_DEFAULT, null, null, null, RankExports.none());
     }
 
     /**
@@ -85,7 +87,7 @@ public final class RankCommand {
     public RankCommand withCheckpointDir(Path dirOrNull, Long waitSecondsOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand,
                 dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(),
-                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull);
+                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull, exports);
     }
 
     /**
@@ -94,7 +96,21 @@ public final class RankCommand {
      */
     public RankCommand withTlsEngine(String nameOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                checkpointWaitOrNull, nameOrNull);
+                checkpointWaitOrNull, nameOrNull, exports);
+    }
+
+    /**
+     * This command setting {@code exports} ({@code -x}) in every rank's environment: on top of the inherited one for
+     * local ranks ({@link LocalRanks}), as the only variables the launcher sends for SSH ranks ({@link #remoteLine}).
+     */
+    public RankCommand withExports(RankExports exports) {
+        return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
+                checkpointWaitOrNull, tlsEngineOrNull, exports);
+    }
+
+    /** The variables every rank gets ({@code -x}). */
+    public RankExports exports() {
+        return exports;
     }
 
     /** The argument vector of local rank {@code rank}. */
@@ -139,14 +155,17 @@ public final class RankCommand {
         return nativeCryptoOrNull != null;
     }
 
-    /** The command line an SSH rank's remote shell runs; the job arguments are quoted for it. */
+    /**
+     * The command line an SSH rank's remote shell runs; the job arguments are quoted for it, and the {@code -x}
+     * variables come first as {@code env 'NAME=VALUE' ...}.
+     */
     public String remoteLine(String jarSha256Hex, String remoteJar, List<String> jobArgs) {
         return remoteLine(remoteCommand, jarSha256Hex, remoteJar, jobArgs);
     }
 
     /** As {@link #remoteLine(String, String, List)}, with {@code rankCommand} starting the rank instead. */
     public String remoteLine(String rankCommand, String jarSha256Hex, String remoteJar, List<String> jobArgs) {
-        StringBuilder line = new StringBuilder(rankCommand)
+        StringBuilder line = new StringBuilder(exports.remotePrefix()).append(rankCommand)
                 .append(" --jar-sha256 ").append(jarSha256Hex);
         if (checkpointDirOrNull != null) {
             line.append(" --checkpoint-dir ").append(CommandWords.quote(checkpointDirOrNull));
@@ -167,7 +186,8 @@ public final class RankCommand {
     @Override
     public String toString() {
         return "RankCommand[local=" + localWords + ", remote=" + remoteCommand
-                + (checkpointDirOrNull == null ? "" : ", checkpoint dir=" + checkpointDirOrNull) + "]";
+                + (checkpointDirOrNull == null ? "" : ", checkpoint dir=" + checkpointDirOrNull)
+                + (exports.isEmpty() ? "" : ", exports=" + exports.variables().keySet()) + "]";
     }
 
     /**

@@ -8,26 +8,30 @@ import org.sperli.jobspec.RankPhase;
 import org.sperli.launcher.report.Console;
 
 /**
- * One output stream of a rank, cut into lines for the console. A line end is LF (a CR before it is dropped); a line
- * longer than {@link #MAX_LINE} bytes is passed on in pieces of that size, so a rank that never ends a line cannot
- * fill the launcher's memory. What is left at {@link #close} is passed on as a last line. On stderr, a rank's phase
- * lines ({@link RankPhase}) go to {@link Console#rankPhase} instead.
+ * One output stream of a rank in one incarnation, cut into lines for the console (which also copies them to
+ * {@code --output-dir}). A line end is LF (a CR before it is dropped); a line longer than {@link #MAX_LINE} bytes is
+ * passed on in pieces of that size, so a rank that never ends a line cannot fill the launcher's memory. What is left
+ * at {@link #close} is passed on as a last line. On stderr, a rank's phase lines ({@link RankPhase}) go to
+ * {@link Console#rankPhase} instead.
  */
 public final class RankOutput extends OutputStream {
     /** Longest piece of a line held before it is passed on. */
     public static final int MAX_LINE = 64 * 1024;
 
     private final Console console;
+    private final long incarnation;
     private final int rank;
     private final boolean stderr;
     private byte[] buffer = new byte[256];
     private int length;
     private volatile String lastLine = "";
 
-    public RankOutput(Console console, int rank, boolean stderr) {
+    public RankOutput(Console console, long incarnation, int rank, boolean stderr) {
         this.console = console;
+        this.incarnation = incarnation;
         this.rank = rank;
         this.stderr = stderr;
+        console.rankStreamOpened(incarnation, rank, stderr);
     }
 
     @Override
@@ -79,6 +83,6 @@ public final class RankOutput extends OutputStream {
         if (!line.isBlank()) {
             lastLine = line;
         }
-        console.rankLine(rank, stderr, line);
+        console.rankLine(incarnation, rank, stderr, line);
     }
 }

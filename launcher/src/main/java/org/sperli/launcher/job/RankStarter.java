@@ -15,9 +15,10 @@ public interface RankStarter {
     }
 
     /**
-     * Starts rank {@code rank} at {@code entry} and writes {@code hexLine} (the description line, with its line feed)
-     * to its stdin, which stays open while the rank is supervised: its end tells the rank that the launcher is gone
-     * (protocol 4.1, 13.1). The caller wipes {@code hexLine} afterwards.
+     * Starts rank {@code rank} of incarnation {@code incarnation} (which its output lines carry) at {@code entry} and
+     * writes {@code hexLine} (the description line, with its line feed) to its stdin, which stays open while the rank
+     * is supervised: its end tells the rank that the launcher is gone (protocol 4.1, 13.1). The caller wipes
+     * {@code hexLine} afterwards.
      */
-    RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException;
+    RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException;
 }

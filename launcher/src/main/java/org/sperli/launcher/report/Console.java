@@ -7,9 +7,11 @@ import org.sperli.jobspec.RankPhase;
 
 /**
  * Where everything the launcher shows goes: rank output lines (stdout lines to {@code out}, stderr lines to
- * {@code err}, each prefixed {@code [rank N] } unless prefixes are off), the launcher's own notes to {@code err}, and
- * on a terminal a one-line progress display on {@code err} that is erased before any other line and drawn again
- * after it. All methods are safe to call from the output pumps of many ranks at once; a line is never split.
+ * {@code err}, each prefixed {@code [rank N] } unless prefixes are off, and with {@code --timestamp-output} a
+ * {@link LineTimestamps} stamp before all), the launcher's own notes to {@code err}, and on a terminal a one-line
+ * progress display on {@code err} that is erased before any other line and drawn again after it. Rank lines also go
+ * to a {@link RankLineCopy} ({@code --output-dir}), stamped alike. All methods are safe to call from the output pumps
+ * of many ranks at once; a line is never split.
  */
 public final class Console {
     private static final String ERASE_LINE = "\r\u001b[K";
@@ -19,22 +21,44 @@ public final class Console {
     private final boolean prefix;
     private final boolean terminal;
     private final boolean verbose;
+    private final LineTimestamps timestampsOrNull;
     private String progress;
+    private RankLineCopy copy = RankLineCopy.NONE;
     private volatile BiConsumer<Integer, RankPhase> phases = (rank, phase) -> { };
 
     public Console(PrintWriter out, PrintWriter err, boolean prefix, boolean terminal, boolean verbose) {
+        this(out, err, prefix, terminal, verbose, null);
+    }
+
+    /** As the other constructor; rank lines are stamped when {@code timestampsOrNull} is given. */
+    public Console(PrintWriter out, PrintWriter err, boolean prefix, boolean terminal, boolean verbose,
+                   LineTimestamps timestampsOrNull) {
         this.out = Objects.requireNonNull(out);
         this.err = Objects.requireNonNull(err);
         this.prefix = prefix;
         this.terminal = terminal;
         this.verbose = verbose;
+        this.timestampsOrNull = timestampsOrNull;
     }
 
-    /** One line a rank wrote, without its line end. */
-    public synchronized void rankLine(int rank, boolean stderr, String line) {
+    /** Where rank lines also go; replaces the copy set before. */
+    public synchronized void copyRankLinesTo(RankLineCopy copy) {
+        this.copy = Objects.requireNonNull(copy);
+    }
+
+    /** A rank's stdout or stderr was opened in incarnation {@code incarnation}: its copy may begin. */
+    public synchronized void rankStreamOpened(long incarnation, int rank, boolean stderr) {
+        copy.opened(incarnation, rank, stderr);
+    }
+
+    /** One line a rank wrote in incarnation {@code incarnation}, without its line end. */
+    public synchronized void rankLine(long incarnation, int rank, boolean stderr, String line) {
+        // Stamped under the lock, so that stamps never go backwards in what is shown.
+        String stamp = timestampsOrNull == null ? "" : timestampsOrNull.now() + " ";
+        copy.line(incarnation, rank, stderr, stamp + line);
         PrintWriter target = stderr ? err : out;
         hideProgress();
-        target.println(prefix ? "[rank " + rank + "] " + line : line);
+        target.println(stamp + (prefix ? "[rank " + rank + "] " : "") + line);
         target.flush();
         showProgress();
     }

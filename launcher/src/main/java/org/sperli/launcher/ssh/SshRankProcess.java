@@ -40,13 +40,13 @@ final class SshRankProcess implements RankProcess {
     private final PidTap pidTap;
     private final CompletableFuture<Integer> exited = new CompletableFuture<>();
 
-    private SshRankProcess(int rank, String host, ClientSession session, String commandLine, Console console)
-            throws IOException {
+    private SshRankProcess(int rank, long incarnation, String host, ClientSession session, String commandLine,
+                           Console console) throws IOException {
         this.rank = rank;
         this.host = host;
         this.session = session;
-        this.stdout = new RankOutput(console, rank, false);
-        this.stderr = new RankOutput(console, rank, true);
+        this.stdout = new RankOutput(console, incarnation, rank, false);
+        this.stderr = new RankOutput(console, incarnation, rank, true);
         this.pidTap = new PidTap(stderr);
         String wrapped = "echo " + PID_MARKER + " $$ >&2 && exec " + commandLine;
         this.channel = session.createExecChannel(wrapped);
@@ -66,9 +66,9 @@ final class SshRankProcess implements RankProcess {
      * Opens the channel and writes {@code hexLine} to the rank's stdin, which stays open with the channel: when this
      * launcher dies or its host is cut off, the channel ends, the rank reads end-of-file and stops (rankd).
      */
-    static SshRankProcess start(int rank, String host, ClientSession session, String commandLine, byte[] hexLine,
-                                Console console) throws IOException {
-        SshRankProcess p = new SshRankProcess(rank, host, session, commandLine, console);
+    static SshRankProcess start(int rank, long incarnation, String host, ClientSession session, String commandLine,
+                                byte[] hexLine, Console console) throws IOException {
+        SshRankProcess p = new SshRankProcess(rank, incarnation, host, session, commandLine, console);
         try {
             p.channel.open().verify(SshTransport.CHANNEL_OPEN_TIMEOUT);
             OutputStream stdin = p.channel.getInvertedIn();

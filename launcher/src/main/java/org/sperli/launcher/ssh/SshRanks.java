@@ -139,7 +139,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     @Override
-    public RankProcess start(int rank, HostEntry entry, byte[] hexLine) throws IOException {
+    public RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException {
         ClientSession session;
         String rankCommand;
         synchronized (this) {
@@ -152,7 +152,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         String line = rankCommand == null ? command.remoteLine(jar.sha256Hex(), JarStager.remotePath(jar), jobArgs)
                 : command.remoteLine(rankCommand, jar.sha256Hex(), JarStager.remotePath(jar), jobArgs);
         console.detail("rank " + rank + " on " + entry.host() + ": " + line);
-        return SshRankProcess.start(rank, entry.host(), session, line, hexLine, console);
+        return SshRankProcess.start(rank, incarnation, entry.host(), session, line, hexLine, console);
     }
 
     @Override

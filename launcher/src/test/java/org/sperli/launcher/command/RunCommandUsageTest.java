@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -87,6 +88,10 @@ class RunCommandUsageTest {
             assertTrue(run.out().contains(code.strip() + "   "), "code " + code + " in:\n" + run.out());
         }
         assertTrue(run.out().contains("--hosts-from"), run.out());
+        for (String habit : List.of("-n, -np=N", "-x=VAR[=VALUE]", "--output-dir=DIR", "--timestamp-output",
+                "--report=FILE")) {
+            assertTrue(run.out().contains(habit), habit + " in:\n" + run.out());
+        }
     }
 
     @Test
@@ -107,6 +112,44 @@ class RunCommandUsageTest {
     @Test
     void refusesRunWithoutHosts() throws IOException {
         assertUsage(run("run", jar().toString()), "--hosts");
+    }
+
+    @Test
+    void moreRanksThanSlotsIsOneLineAndStatus2() throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "node1 slots=2\nnode2 slots=2\n");
+        assertUsage(run("run", "-n", "5", "--hostfile", hostfile.toString(), jar().toString()),
+                "-n 5: hostfile " + hostfile + " gives 4 slots");
+        assertUsage(run("run", "-n", "3", "--hosts", "localhost/2", jar().toString()), "-n 3: --hosts gives 2 slots");
+    }
+
+    @Test
+    void aRankCountOutsideItsRangeIsOneLineAndStatus2() throws IOException {
+        assertUsage(run("run", "-n", "0", jar().toString()), "-n 0 is not in 1..4096");
+        assertUsage(run("run", "-n", "4097", "--hosts", "a/4096", jar().toString()), "-n 4097 is not in 1..4096");
+    }
+
+    @Test
+    void xWithABadNameOrAnUnsetVariableIsOneLineAndStatus2() throws IOException {
+        assertUsage(run("run", "-x", "9LIVES=1", "--hosts", "localhost", jar().toString()),
+                "-x 9LIVES=1: '9LIVES' is not a variable name");
+        assertUsage(run("run", "-x", "SPERLI_SURELY_UNSET", "--hosts", "localhost", jar().toString()),
+                "-x SPERLI_SURELY_UNSET: SPERLI_SURELY_UNSET is not set in the launcher's environment");
+    }
+
+    @Test
+    void aReportFileThatCannotBeWrittenIsOneLineAndStatus2BeforeAnythingStarts() throws IOException {
+        Path report = dir.resolve("missing").resolve("report.json");
+        assertUsage(run("run", "--report", report.toString(), "--hosts", "localhost", jar().toString()),
+                "--report " + report + ": directory " + report.getParent() + " does not exist");
+        assertUsage(run("run", "--report", dir.toString(), "--hosts", "localhost", jar().toString()),
+                "--report " + dir + " is a directory");
+    }
+
+    @Test
+    void anOutputDirThatIsAFileIsOneLineAndStatus2() throws IOException {
+        Path file = Files.writeString(dir.resolve("plain"), "x");
+        assertUsage(run("run", "--output-dir", file.toString(), "--hosts", "localhost", jar().toString()),
+                "--output-dir " + file + " is not a directory");
     }
 
     @Test

@@ -31,6 +31,25 @@ class HostSourcesTest {
     }
 
     @Test
+    void hostsEntryWithSlashNIsNSlotsOnConsecutivePorts() {
+        List<HostSpec> specs = HostSources.fromList("node1/2,node2:47010/3");
+        assertEquals(List.of("node1", "node1", "node2", "node2", "node2"),
+                specs.stream().map(HostSpec::host).toList());
+        assertEquals(List.of(0, 0, 47010, 47011, 47012), specs.stream().map(HostSpec::port).toList());
+        assertEquals("--hosts entry 2", specs.get(4).origin());
+    }
+
+    @Test
+    void hostsEntryRefusesASlotCountOutside1To4096() {
+        assertEquals("--hosts entry 2 'b/0': slots=0 is not in 1..4096", assertThrows(LauncherException.class,
+                () -> HostSources.fromList("a,b/0")).getMessage());
+        assertEquals("--hosts entry 1 'a/x': slots='x' is not a number 1..4096", assertThrows(
+                LauncherException.class, () -> HostSources.fromList("a/x")).getMessage());
+        assertEquals("--hosts entry 1 'a/': slots='' is not a number 1..4096", assertThrows(
+                LauncherException.class, () -> HostSources.fromList("a/")).getMessage());
+    }
+
+    @Test
     void ipv6IsLeftWholeForTheSyntaxCheck() {
         assertEquals("fe80::1", HostSources.fromList("fe80::1").get(0).host());
         assertEquals("[::1]:47000", HostSources.fromList("[::1]:47000").get(0).host());

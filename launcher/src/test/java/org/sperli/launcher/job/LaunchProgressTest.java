@@ -86,8 +86,8 @@ class LaunchProgressTest {
         Console console = console(false, false);
         List<String> heard = new ArrayList<>();
         console.onRankPhase((rank, phase) -> heard.add(rank + " " + phase));
-        RankOutput stderr = new RankOutput(console, 3, true);
-        RankOutput stdout = new RankOutput(console, 3, false);
+        RankOutput stderr = new RankOutput(console, 1, 3, true);
+        RankOutput stdout = new RankOutput(console, 1, 3, false);
 
         write(stderr, "H1613 before\nsperli-rank: connected\nsperli-rank: running\n");
         write(stdout, "sperli-rank: running\n");
@@ -101,7 +101,7 @@ class LaunchProgressTest {
     @Test
     void phaseLinesAreNeverShownEvenWhenVerbose() {
         Console console = console(false, true);
-        write(new RankOutput(console, 0, true), "sperli-rank: connected\nsperli-rank: started\n");
+        write(new RankOutput(console, 1, 0, true), "sperli-rank: connected\nsperli-rank: started\n");
 
         assertEquals("", err.toString(), "with -v the timeline shows them as one table");
     }

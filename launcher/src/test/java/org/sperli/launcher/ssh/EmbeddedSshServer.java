@@ -11,6 +11,8 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
@@ -30,6 +32,7 @@ final class EmbeddedSshServer implements AutoCloseable {
     private final Path home;
     private final KeyPair userKey;
     private final AtomicInteger execs = new AtomicInteger();
+    private final List<Map<String, String>> sentEnvironments = new CopyOnWriteArrayList<>();
 
     private EmbeddedSshServer(SshServer server, Path home, KeyPair userKey) {
         this.server = server;
@@ -46,6 +49,19 @@ final class EmbeddedSshServer implements AutoCloseable {
      * standard input ends, as under OpenSSH's sshd.
      */
     static EmbeddedSshServer start(Path home, boolean killOnClose) throws IOException, GeneralSecurityException {
+        return start(home, killOnClose, false);
+    }
+
+    /**
+     * As {@link #start(Path)}, with every command getting a login environment as under sshd: {@code PATH} and the
+     * variables the client sent, nothing of this JVM's environment.
+     */
+    static EmbeddedSshServer startWithLoginEnvironment(Path home) throws IOException, GeneralSecurityException {
+        return start(home, true, true);
+    }
+
+    private static EmbeddedSshServer start(Path home, boolean killOnClose, boolean loginEnvironment)
+            throws IOException, GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(256);
         KeyPair userKey = generator.generateKeyPair();
@@ -61,7 +77,7 @@ final class EmbeddedSshServer implements AutoCloseable {
         server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
         server.setCommandFactory((channel, command) -> {
             s.execs.incrementAndGet();
-            return new ShellCommand(command, home, killOnClose);
+            return new ShellCommand(command, home, killOnClose, loginEnvironment, s.sentEnvironments::add);
         });
         server.start();
         return s;
@@ -78,6 +94,11 @@ final class EmbeddedSshServer implements AutoCloseable {
     /** Exec requests served so far. */
     int execs() {
         return execs.get();
+    }
+
+    /** The environment each exec request found on the server (the client's "env" requests and the server's own). */
+    List<Map<String, String>> sentEnvironments() {
+        return List.copyOf(sentEnvironments);
     }
 
     PublicKey hostKey() throws IOException, GeneralSecurityException {

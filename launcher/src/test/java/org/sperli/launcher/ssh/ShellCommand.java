@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.sshd.server.Environment;
 import org.apache.sshd.server.ExitCallback;
 import org.apache.sshd.server.Signal;
@@ -13,22 +15,29 @@ import org.apache.sshd.server.command.Command;
 /**
  * An exec request of the embedded server: {@code /bin/sh -c COMMAND} in the remote home, stdin, stdout and stderr
  * piped to the channel, the "signal" request TERM passed on as SIGTERM, and the process killed when the channel goes
- * (or, as OpenSSH does, left to find its standard input closed, when the server was made so).
+ * (or, as OpenSSH does, left to find its standard input closed, when the server was made so). The process inherits
+ * this JVM's environment, or, with a login environment, gets only {@code PATH} and what the client sent, as sshd
+ * gives a command a fresh login environment and never its own.
  */
 final class ShellCommand implements Command {
     private final String command;
     private final Path home;
     private final boolean killOnClose;
+    private final boolean loginEnvironment;
+    private final Consumer<Map<String, String>> sentEnvironments;
     private InputStream in;
     private OutputStream out;
     private OutputStream err;
     private ExitCallback exit;
     private Process process;
 
-    ShellCommand(String command, Path home, boolean killOnClose) {
+    ShellCommand(String command, Path home, boolean killOnClose, boolean loginEnvironment,
+                 Consumer<Map<String, String>> sentEnvironments) {
         this.command = command;
         this.home = home;
         this.killOnClose = killOnClose;
+        this.loginEnvironment = loginEnvironment;
+        this.sentEnvironments = sentEnvironments;
     }
 
     @Override
@@ -55,6 +64,12 @@ final class ShellCommand implements Command {
     public void start(ChannelSession channel, Environment env) throws IOException {
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(home.toFile());
         builder.environment().remove("SPERLI_REFUSED_HOSTS");
+        sentEnvironments.accept(Map.copyOf(env.getEnv()));
+        if (loginEnvironment) {
+            builder.environment().clear();
+            builder.environment().put("PATH", "/usr/bin:/bin");
+            builder.environment().putAll(env.getEnv());
+        }
         process = builder.start();
         env.addSignalListener((c, signal) -> process.toHandle().destroy(), Signal.TERM, Signal.INT);
         Thread input = pump("in", in, process.getOutputStream(), true);

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,7 +27,8 @@ import org.sperli.launcher.job.JobJar;
  * The 4-rank job through a real SSH server (embedded MINA SSHD on loopback) with {@code --ssh}, over the host names
  * localhost and 127.0.0.1: the server's port, the login name and the key file come only from the test's ssh config,
  * the host key is checked against its known_hosts, the jar is staged once into the content-addressed cache of the
- * "remote" home and found there for the second host name.
+ * "remote" home and found there for the second host name. The server gives each command a login environment, as sshd
+ * does: {@code PATH} and what the client sent, nothing of this JVM's.
  */
 class SshJobTest {
     @TempDir
@@ -41,7 +44,7 @@ class SshJobTest {
         Path home = Files.createDirectory(dir.resolve("remote-home"));
         rankTmp = Files.createDirectory(dir.resolve("remote-tmp"));
         sshDir = dir.resolve("ssh");
-        server = EmbeddedSshServer.start(home);
+        server = EmbeddedSshServer.startWithLoginEnvironment(home);
         jar = LauncherHarness.testJar(dir);
     }
 
@@ -94,6 +97,41 @@ class SshJobTest {
         try (Stream<Path> left = Files.list(rankTmp)) {
             assertEquals(List.of(), left.toList(), "ranks left files in their temporary directory");
         }
+    }
+
+    /**
+     * Issue 16: {@code -x} reaches SSH ranks quoted for the remote shell, byte for byte, and nothing else of the
+     * launcher's environment does: not its other variables, not this JVM's, not through SSH "env" requests.
+     */
+    @Test
+    void sshRanksGetTheXVariablesAndNothingElseOfTheLaunchersEnvironment() throws Exception {
+        server.writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
+        writeConfig(null);
+        List<Integer> ports = LauncherHarness.freePorts(2);
+        String tricky = "it's $(echo no) \"q\" `x` \\ *";
+
+        LauncherHarness.Run run = LauncherHarness.run(LauncherHarness.environment(Map.of(
+                "SPERLI_X_COPIED", "from the launcher", "SPERLI_X_NOT_PASSED", "launcher only")),
+                "run", "--ssh", "--ssh-dir", sshDir.toString(), "--rankd", rankd(),
+                "-x", "SPERLI_X_SET=" + tricky, "-x", "SPERLI_X_COPIED",
+                "--hosts", LauncherHarness.hosts(ports, "localhost"), jar.toString(),
+                "env", "SPERLI_X_SET", "SPERLI_X_COPIED", "SPERLI_X_NOT_PASSED");
+
+        assertEquals(0, run.exitCode(), run.err());
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(run.out().contains("[rank " + rank + "] env SPERLI_X_SET=" + tricky + "\n"), run.out());
+            assertTrue(run.out().contains("[rank " + rank + "] env SPERLI_X_COPIED=from the launcher\n"), run.out());
+            assertTrue(run.out().contains("[rank " + rank + "] env SPERLI_X_NOT_PASSED unset\n"), run.out());
+        }
+        // The server itself sets USER to the login name; the client sent no "env" request at all.
+        assertEquals(List.of(Map.of("USER", "sperli-test"), Map.of("USER", "sperli-test")),
+                server.sentEnvironments());
+        String names = run.out().lines().filter(l -> l.startsWith("[rank 0] env-names ")).findFirst().orElseThrow();
+        Set<String> seen = new TreeSet<>(List.of(names.substring("[rank 0] env-names ".length()).split(",")));
+        seen.removeAll(Set.of("PATH", "PWD", "OLDPWD", "SHLVL", "_", "SPERLI_X_SET", "SPERLI_X_COPIED"));
+        server.sentEnvironments().forEach(sent -> seen.removeAll(sent.keySet()));
+        assertEquals(Set.of(), seen, "variables the rank got from neither -x, the remote shell nor the server");
+        LauncherHarness.assertNoProcessLeft();
     }
 
     @Test

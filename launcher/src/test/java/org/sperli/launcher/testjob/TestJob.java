@@ -1,6 +1,7 @@
 package org.sperli.launcher.testjob;
 
 import java.nio.charset.StandardCharsets;
+import java.util.TreeSet;
 import org.sperli.Communicator;
 import org.sperli.SperliJob;
 
@@ -12,7 +13,9 @@ import org.sperli.SperliJob;
  *   <li>{@code ring}: every rank sends its rank to rank 0, which prints {@code sum=S incarnation=I};</li>
  *   <li>{@code kill-rank-1}: in incarnation 1 rank 1 waits to be killed (the test sends SIGKILL to the pid it
  *       printed) while the others wait for a message from it, so they see a lost peer; from incarnation 2 on, ring;</li>
- *   <li>{@code wait}: prints {@code waiting} and sleeps until the launcher stops the job.</li>
+ *   <li>{@code wait}: prints {@code waiting} and sleeps until the launcher stops the job;</li>
+ *   <li>{@code env NAME...}: prints {@code env NAME=VALUE} (or {@code env NAME unset}) for each name, and rank 0 then
+ *       {@code env-names A,B,...}, every variable name of its environment in order.</li>
  * </ul>
  *
  * Only point-to-point messages are used, so the tests depend on nothing but the transport.
@@ -40,6 +43,15 @@ public final class TestJob implements SperliJob {
             case "wait" -> {
                 System.out.println("waiting");
                 Thread.sleep(WAIT_MS);
+            }
+            case "env" -> {
+                for (int i = 1; i < args.length; i++) {
+                    String value = System.getenv(args[i]);
+                    System.out.println("env " + args[i] + (value == null ? " unset" : "=" + value));
+                }
+                if (comm.rank() == 0) {
+                    System.out.println("env-names " + String.join(",", new TreeSet<>(System.getenv().keySet())));
+                }
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
