@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.sperli.launcher.LaunchEnvironment;
 import org.sperli.launcher.SperliCommand;
 import org.sperli.launcher.VersionProvider;
@@ -32,6 +35,8 @@ public final class CommandDocs {
      * terminal; at picocli's 80 it breaks inside a parameter label and the AsciiDoc markup with it.
      */
     private static final int SYNOPSIS_COLUMNS = 1000;
+    /** An italic parameter label that holds a bracket: {@code _H[:PORT],..._}. */
+    private static final Pattern LABEL = Pattern.compile("_([^_\\s*]*\\[[^_\\s*]*)_");
 
     private CommandDocs() {
     }
@@ -56,6 +61,22 @@ public final class CommandDocs {
         if (status != CommandLine.ExitCode.OK) {
             throw new IOException("man pages not written to " + dir + ": picocli's generator returned " + status);
         }
+        try (Stream<Path> pages = Files.list(dir)) {
+            for (Path page : pages.filter(p -> p.toString().endsWith(".adoc")).toList()) {
+                Files.writeString(page, escapeLabelBrackets(Files.readString(page, StandardCharsets.UTF_8)),
+                        StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /**
+     * Brackets inside an italic parameter label ({@code _VAR[=VALUE]_}, {@code _H[:PORT][/N],..._}) written as
+     * Asciidoctor's {@code {startsb}} and {@code {endsb}}: left as they are, Asciidoctor reads {@code [=VALUE]} as an
+     * attribute list and the label and the markup after it come out mangled.
+     */
+    static String escapeLabelBrackets(String adoc) {
+        return LABEL.matcher(adoc).replaceAll(m -> Matcher.quoteReplacement("_" + m.group(1)
+                .replace("[", "{startsb}").replace("]", "{endsb}") + "_"));
     }
 
     /** Writes the completion script of {@value #COMMAND} to {@code file}. */

@@ -37,6 +37,14 @@ class CommandDocsTest {
     }
 
     @Test
+    void bracketsInAParameterLabelAreWrittenSoAsciidoctorKeepsThem() {
+        assertEquals("[*-x*=_VAR{startsb}=VALUE{endsb}_]... [*--hosts*=_H{startsb}:PORT{endsb},..._ | x]",
+                CommandDocs.escapeLabelBrackets("[*-x*=_VAR[=VALUE]_]... [*--hosts*=_H[:PORT],..._ | x]"));
+        assertEquals("_job.jar_ [_ARG_...] SPERLI_REFUSED_HOSTS",
+                CommandDocs.escapeLabelBrackets("_job.jar_ [_ARG_...] SPERLI_REFUSED_HOSTS"));
+    }
+
+    @Test
     void pagesNameTheVersionAndNotTheBuildMachinesEngine() throws IOException {
         CommandDocs.writeManPages(dir);
         String run = Files.readString(dir.resolve("sperli-run.adoc"), StandardCharsets.UTF_8);

@@ -123,7 +123,8 @@ class DistributionIT {
         Result rendered = man.run("man", "-l", home.resolve("man/man1/sperli-run.1").toString());
         assertEquals(0, rendered.exitCode(), rendered.shown());
         assertTrue(rendered.out().contains("sperli-run - Runs job.jar"), rendered.shown());
-        assertTrue(rendered.out().contains("--hosts=H[:PORT],..."), rendered.shown());
+        assertTrue(rendered.out().contains("--hosts=H[:PORT][/N],..."), rendered.shown());
+        assertTrue(rendered.out().contains("[-x=VAR[=VALUE]]..."), rendered.shown());
         Result found = man.with("PATH", home.resolve("bin") + ":/usr/bin:/bin").run("man", "-w", "sperli-rankd");
         assertEquals(home.resolve("man/man1/sperli-rankd.1").toString(), found.out().strip(), found.shown());
     }
