@@ -75,15 +75,11 @@ final class JobRunner {
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(environment.variables(),
                 request.denyFileOrNull(), console::note);
         HostPlan plan = HostPlan.build(request.hosts(), launch.portBase);
-        List<String> refused = plan.refusals(policy);
-        if (!refused.isEmpty()) {
-            refused.forEach(console::note);
-            console.note("nothing was started: " + refused.size() + " refused host" + (refused.size() == 1 ? "" : "s"));
+        if (refusedAny(plan.refusals(policy), console)) {
             return ExitCodes.HOST_REFUSED;
         }
         JobJar jar = JobJar.open(request.jar());
-        int localRanks = (int) plan.entries().stream()
-                .filter(e -> HostPlan.runsLocally(e.host(), request.forceSsh())).count();
+        int localRanks = plan.localRanks(request.forceSsh());
         if (localRanks > 0) {
             checkCheckpointDir(request.checkpointDirOrNull());
         }
@@ -92,30 +88,13 @@ final class JobRunner {
         RankCommand command = rankCommand(request, environment, console);
         long startNs = System.nanoTime();
         String launchedAt = LineTimestamps.FORMAT.format(environment.clock().instant());
-        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks, Runtime.getRuntime().availableProcessors());
-        silence.note().ifPresent(console::note);
-        JobKit kit = JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, clock.instant(), new SecureRandom());
+        JobKit kit = jobKit(plan, launch, localRanks, clock, console);
         timeline.keysMade();
-        console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
-                + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
-        for (int rank = 0; rank < plan.size(); rank++) {
-            HostEntry e = plan.entries().get(rank);
-            console.detail("rank " + rank + ": " + e.host() + ":" + e.port()
-                    + (HostPlan.runsLocally(e.host(), request.forceSsh()) ? " (local process)" : " (ssh)"));
-        }
-        RankOutputFiles files = null;
-        if (outputDirOrNull != null) {
-            files = RankOutputFiles.create(outputDirOrNull, kit.job().hex(), console::note);
-            console.copyRankLinesTo(files);
-            console.note("rank output also in " + files.jobDirectory() + "/INCARNATION/rank.N/{stdout,stderr}");
-        }
+        describePlan(kit, plan, jar, request.forceSsh(), console);
+        RankOutputFiles files = outputDirOrNull == null ? null : outputFiles(outputDirOrNull, kit, console);
         LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
                 environment.variables(), console);
-        SshRanks remote = localRanks < plan.size()
-                ? new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
-                        console::detail), command, jar, request.jobArgs(), console, launch.remoteJava,
-                        environment.variables())
-                : null;
+        SshRanks remote = localRanks < plan.size() ? sshRanks(request, command, jar, environment, console) : null;
         IncarnationHistory history = new IncarnationHistory(environment.clock(), System::nanoTime);
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
                 local, remote, console, timeline, clock, history);
@@ -139,18 +118,68 @@ final class JobRunner {
                     request.restartMax(), launchedAt, (System.nanoTime() - startNs) / 1_000_000,
                     result != null ? result.exitStatus() : ExitCodes.of(failure),
                     result != null ? result.outcome() : "the launcher failed: " + failure, history.incarnations());
-            if (result != null) {
-                console.note(JobSummary.text(report));
-            }
-            if (reportOrNull != null) {
-                writeReport(reportOrNull, report, console);
-            }
+            say(report, result != null, reportOrNull, console);
             control.finished(supervisor);
         }
         if (local.startedAny()) {
             ClassDataArchive.ofThisJvm().flatMap(ClassDataArchive::makeIfMissing).ifPresent(console::note);
         }
         return result.exitStatus();
+    }
+
+    /** Keys, certificates and tokens of a new job, with the silence limit its local ranks allow (said if longer). */
+    private static JobKit jobKit(HostPlan plan, LaunchOptions launch, int localRanks, InstantSource clock,
+                                 Console console) {
+        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks,
+                Runtime.getRuntime().availableProcessors());
+        silence.note().ifPresent(console::note);
+        return JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, clock.instant(), new SecureRandom());
+    }
+
+    /** Says each refused host and that nothing started; whether there was one. */
+    private static boolean refusedAny(List<String> refused, Console console) {
+        refused.forEach(console::note);
+        if (!refused.isEmpty()) {
+            console.note("nothing was started: " + refused.size() + " refused host" + (refused.size() == 1 ? "" : "s"));
+        }
+        return !refused.isEmpty();
+    }
+
+    /** The starter of the job's SSH ranks, its transport started. */
+    private static SshRanks sshRanks(Request request, RankCommand command, JobJar jar, LaunchEnvironment environment,
+                                     Console console) {
+        return new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
+                console::detail), command, jar, request.jobArgs(), console, request.launch().remoteJava,
+                environment.variables());
+    }
+
+    /** With -v: the job, its jar and where each rank runs. */
+    private static void describePlan(JobKit kit, HostPlan plan, JobJar jar, boolean forceSsh, Console console) {
+        console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
+                + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
+        for (int rank = 0; rank < plan.size(); rank++) {
+            HostEntry e = plan.entries().get(rank);
+            console.detail("rank " + rank + ": " + e.host() + ":" + e.port()
+                    + (HostPlan.runsLocally(e.host(), forceSsh) ? " (local process)" : " (ssh)"));
+        }
+    }
+
+    /** --output-dir: the job's directory of rank files, which the console copies every rank line to from now on. */
+    private static RankOutputFiles outputFiles(Path dir, JobKit kit, Console console) {
+        RankOutputFiles files = RankOutputFiles.create(dir, kit.job().hex(), console::note);
+        console.copyRankLinesTo(files);
+        console.note("rank output also in " + files.jobDirectory() + "/INCARNATION/rank.N/{stdout,stderr}");
+        return files;
+    }
+
+    /** The summary line when the job ran to a result, and the --report file however it ended. */
+    private static void say(RunReport report, boolean ranToAResult, Path reportOrNull, Console console) {
+        if (ranToAResult) {
+            console.note(JobSummary.text(report));
+        }
+        if (reportOrNull != null) {
+            writeReport(reportOrNull, report, console);
+        }
     }
 
     /** Ranges of the options that need no file or host to judge. */

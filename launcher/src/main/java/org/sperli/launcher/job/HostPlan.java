@@ -157,6 +157,11 @@ public final class HostPlan {
         return lines;
     }
 
+    /** How many ranks of this plan run as local processes ({@link #runsLocally}). */
+    public int localRanks(boolean forceSsh) {
+        return (int) entries().stream().filter(e -> runsLocally(e.host(), forceSsh)).count();
+    }
+
     /** Whether a rank on {@code host} runs as a local process: localhost or 127.0.0.1, unless SSH is forced. */
     public static boolean runsLocally(String host, boolean forceSsh) {
         return !forceSsh && LOCAL_NAMES.contains(host);
