@@ -10,12 +10,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.sperli.launcher.LaunchEnvironment;
-import org.sperli.launcher.SperliCommand;
-import org.sperli.launcher.VersionProvider;
+import org.sperli.launcher.command.LaunchEnvironment;
+import org.sperli.launcher.command.SperliCommand;
+import org.sperli.launcher.command.VersionProvider;
 import picocli.AutoComplete;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 import picocli.codegen.docgen.manpage.ManPageGenerator;
 
 /**

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sperli.launcher.VersionProvider;
+import org.sperli.launcher.command.VersionProvider;
 import org.sperli.rankd.RankdArguments;
 
 /** The man pages and the completion come from the launcher's own command model, and the rankd page keeps up. */

@@ -1,10 +1,11 @@
 package org.sperli.launcher;
 
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import org.sperli.launcher.command.SperliCommand;
 import picocli.CommandLine;
 
 /**

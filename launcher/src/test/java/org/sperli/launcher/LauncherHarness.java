@@ -1,5 +1,7 @@
 package org.sperli.launcher;
 
+import org.sperli.launcher.command.LaunchEnvironment;
+import org.sperli.launcher.command.SperliCommand;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package org.sperli.launcher;
 
+import org.sperli.launcher.command.LaunchEnvironment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

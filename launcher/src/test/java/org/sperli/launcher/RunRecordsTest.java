@@ -1,5 +1,7 @@
 package org.sperli.launcher;
 
+import org.sperli.launcher.command.LaunchEnvironment;
+import org.sperli.launcher.exit.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package org.sperli.launcher;
 
+import org.sperli.launcher.command.SperliCommand;
+import org.sperli.launcher.exit.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

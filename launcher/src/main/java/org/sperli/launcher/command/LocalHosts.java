@@ -5,7 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostSpec;
 
 /**

@@ -13,7 +13,7 @@ import java.util.Set;
 import org.sperli.jobspec.HostSyntax;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.protocol.Limits;
 
 /**

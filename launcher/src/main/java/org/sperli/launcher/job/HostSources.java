@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.protocol.Limits;
 
 /**

@@ -11,7 +11,7 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.sperli.SperliJob;
 import org.sperli.crypto.Sha256;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 
 /**
  * The job jar as the launcher names it to every rank: its path, its SHA-256 (which each rank checks before it loads a

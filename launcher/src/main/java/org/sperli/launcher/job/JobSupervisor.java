@@ -17,11 +17,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sperli.identity.JobKit;
-import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JobDescription.HostEntry;
+import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.RefusedHostPolicy;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.report.Console;
 import org.sperli.launcher.report.RunReport;
 

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 
 /**
  * The environment variables {@code sperli run -x} passes to every rank, mpirun's habit: {@code -x NAME=VALUE} sets

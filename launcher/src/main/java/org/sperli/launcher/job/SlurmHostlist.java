@@ -2,7 +2,7 @@ package org.sperli.launcher.job;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.protocol.Limits;
 
 /**

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.sperli.checkpoint.DurableFiles;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 
 /**
  * {@code sperli run --output-dir DIR}: every rank's stdout and stderr, line by line as the console shows them

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import org.sperli.checkpoint.DurableFiles;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 
 /**
  * {@code sperli run --report FILE}: the {@link RunReport} as indented JSON (Jackson, every field, nulls included so

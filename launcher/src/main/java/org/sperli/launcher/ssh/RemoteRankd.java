@@ -11,7 +11,7 @@ import java.util.OptionalInt;
 import java.util.StringJoiner;
 import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.CommandWords;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.report.Console;

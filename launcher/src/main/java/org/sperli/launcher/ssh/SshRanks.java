@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.sshd.client.session.ClientSession;
 import org.sperli.jobspec.JobDescription.HostEntry;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.RankCommand;

@@ -17,7 +17,7 @@ import org.apache.sshd.common.future.GlobalRequestFuture;
 import org.apache.sshd.common.util.buffer.Buffer;
 import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.sftp.SftpModuleProperties;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
 
 /**

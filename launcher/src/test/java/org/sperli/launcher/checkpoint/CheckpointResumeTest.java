@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sperli.launcher.LauncherHarness;
-import org.sperli.launcher.SperliCommand;
+import org.sperli.launcher.command.SperliCommand;
 
 /**
  * Through the real {@code sperli run} with 2 local ranks: a rank killed with SIGKILL after a checkpoint, the restart as

@@ -22,7 +22,7 @@ import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.inspect.Inspector;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.launcher.LauncherHarness;
-import org.sperli.launcher.SperliCommand;
+import org.sperli.launcher.command.SperliCommand;
 import picocli.CommandLine;
 
 /**

@@ -11,9 +11,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.LauncherHarness.Run;
+import org.sperli.launcher.LauncherHarness;
+import org.sperli.launcher.exit.ExitCodes;
 
 /**
  * Refused hosts stop the launch before anything starts: H1615 per refused host naming the rule and its source,

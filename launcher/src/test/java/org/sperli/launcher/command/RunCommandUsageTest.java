@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.LauncherHarness.Run;
+import org.sperli.launcher.LauncherHarness;
+import org.sperli.launcher.exit.ExitCodes;
 
 /** Bad command lines and bad input end with exit status 2, one line on stderr, no stack trace, nothing started. */
 class RunCommandUsageTest {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 
 class CommandWordsTest {
     @Test

@@ -12,7 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.LauncherException;
 
 class HostPlanTest {
     private static final RefusedHostPolicy NO_ENV = RefusedHostPolicy.fromEnvironment(Map.of(), (Path) null, w -> { });

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 
 /** {@code -x VAR} and {@code -x VAR=VALUE}: checked names, the launcher's values, quoting for the remote shell. */
 class RankExportsTest {

@@ -11,8 +11,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 
 /** mpirun's -n over slots: the first host up to its slots, then the next; never more ranks than slots. */
 class SlotFillTest {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 
 class SlurmHostlistTest {
     @Test

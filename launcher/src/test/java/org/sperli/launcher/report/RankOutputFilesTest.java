@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 
 /** {@code --output-dir}: DIR/JOB/INCARNATION/rank.N/{stdout,stderr}, owner-only, every line, never stuck. */
 class RankOutputFilesTest {

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sperli.launcher.ExitCodes;
-import org.sperli.launcher.LauncherException;
+import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
 
 /** Host keys, logins and unreachable hosts, against the embedded server. */

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.crypto.Sha256;
-import org.sperli.launcher.ExitCodes;
 import org.sperli.launcher.LauncherHarness;
+import org.sperli.launcher.exit.ExitCodes;
 
 /**
  * A host whose PATH has no {@code sperli-rankd} needs only a JDK: the launcher stages the rank daemon's jar into

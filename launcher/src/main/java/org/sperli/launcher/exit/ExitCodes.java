@@ -1,4 +1,4 @@
-package org.sperli.launcher;
+package org.sperli.launcher.exit;
 
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;

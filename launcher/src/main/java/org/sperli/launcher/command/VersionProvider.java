@@ -1,4 +1,4 @@
-package org.sperli.launcher;
+package org.sperli.launcher.command;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.sperli.launcher;
+package org.sperli.launcher.command;
 
 import java.time.InstantSource;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package org.sperli.launcher;
+package org.sperli.launcher.command;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -8,11 +8,12 @@ import java.util.concurrent.Callable;
 import org.sperli.launcher.command.DemoCommand;
 import org.sperli.launcher.command.InspectCheckpointCommand;
 import org.sperli.launcher.command.RunCommand;
+import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.job.JobControl;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code sperli}: the operator's command. Subcommands live in {@code org.sperli.launcher.command}, one class each.

@@ -1,4 +1,4 @@
-package org.sperli.launcher;
+package org.sperli.launcher.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.sperli.crypto.CryptoEngine;
+import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.LauncherHarness.Run;
 
 /**

@@ -1,4 +1,4 @@
-package org.sperli.launcher;
+package org.sperli.launcher.exit;
 
 /**
  * A failure the operator can act on: one line of text and the launcher's exit status (see {@link ExitCodes}). It is
