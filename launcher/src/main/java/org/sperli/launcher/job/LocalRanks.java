@@ -80,23 +80,18 @@ public final class LocalRanks implements RankStarter {
     }
 
     /** A rank that is a child process. */
-    private static final class Local implements RankProcess {
-        private final int rank;
+    private static final class Local extends RankOutputs {
         private final Process process;
-        private final RankOutput stderr;
-        private final CompletableFuture<Integer> exited;
 
         Local(int rank, long incarnation, Process process, Console console) {
-            this.rank = rank;
+            super(rank, incarnation, console);
             this.process = process;
-            RankOutput stdout = new RankOutput(console, incarnation, rank, false);
-            this.stderr = new RankOutput(console, incarnation, rank, true);
-            CompletableFuture<Void> out = pump(process.getInputStream(), stdout, "stdout");
-            CompletableFuture<Void> err = pump(process.getErrorStream(), stderr, "stderr");
+            CompletableFuture<Void> out = pump(process.getInputStream(), stdout(), "stdout");
+            CompletableFuture<Void> err = pump(process.getErrorStream(), stderr(), "stderr");
             CompletableFuture<Void> drained = CompletableFuture.allOf(out, err);
-            this.exited = process.onExit()
+            process.onExit()
                     .thenCompose(p -> drained.completeOnTimeout(null, OUTPUT_DRAIN_MS, TimeUnit.MILLISECONDS))
-                    .thenApply(v -> process.exitValue());
+                    .thenRun(() -> exitedWith(process.exitValue()));
         }
 
         private CompletableFuture<Void> pump(InputStream in, RankOutput sink, String name) {
@@ -109,30 +104,15 @@ public final class LocalRanks implements RankStarter {
                 } finally {
                     done.complete(null);
                 }
-            }, "rank-" + rank + "-" + name);
+            }, "rank-" + rank() + "-" + name);
             t.setDaemon(true);
             t.start();
             return done;
         }
 
         @Override
-        public int rank() {
-            return rank;
-        }
-
-        @Override
         public String where() {
             return "local pid " + process.pid();
-        }
-
-        @Override
-        public CompletableFuture<Integer> exited() {
-            return exited;
-        }
-
-        @Override
-        public String lastStderrLine() {
-            return stderr.lastLine();
         }
 
         @Override

@@ -13,8 +13,7 @@ import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.channel.Channel;
 import org.apache.sshd.common.channel.ChannelListener;
 import org.apache.sshd.common.util.buffer.Buffer;
-import org.sperli.launcher.job.RankOutput;
-import org.sperli.launcher.job.RankProcess;
+import org.sperli.launcher.job.RankOutputs;
 import org.sperli.launcher.report.Console;
 
 /**
@@ -24,40 +23,34 @@ import org.sperli.launcher.report.Console;
  * because closing a channel does not end a process that no longer reads or writes: without the pid a rank could
  * outlive its job on a host whose SSH server ignores signals.
  */
-final class SshRankProcess implements RankProcess {
+final class SshRankProcess extends RankOutputs {
     /** The first stderr line of the remote shell. */
     static final String PID_MARKER = "sperli-rank-pid";
 
     private static final Map<String, Integer> SIGNALS = Map.of(
             "HUP", 1, "INT", 2, "QUIT", 3, "ABRT", 6, "KILL", 9, "SEGV", 11, "PIPE", 13, "TERM", 15);
 
-    private final int rank;
     private final String host;
     private final ClientSession session;
     private final ChannelExec channel;
-    private final RankOutput stdout;
-    private final RankOutput stderr;
     private final PidTap pidTap;
-    private final CompletableFuture<Integer> exited = new CompletableFuture<>();
 
     private SshRankProcess(int rank, long incarnation, String host, ClientSession session, String commandLine,
                            Console console) throws IOException {
-        this.rank = rank;
+        super(rank, incarnation, console);
         this.host = host;
         this.session = session;
-        this.stdout = new RankOutput(console, incarnation, rank, false);
-        this.stderr = new RankOutput(console, incarnation, rank, true);
-        this.pidTap = new PidTap(stderr);
+        this.pidTap = new PidTap(stderr());
         String wrapped = "echo " + PID_MARKER + " $$ >&2 && exec " + commandLine;
         this.channel = session.createExecChannel(wrapped);
-        channel.setOut(stdout);
+        channel.setOut(stdout());
         channel.setErr(pidTap);
         channel.addChannelListener(new ChannelListener() {
             @Override
             public void channelClosed(Channel c, Throwable reason) {
-                stdout.close();
-                stderr.close();
-                exited.complete(statusOf(channel));
+                stdout().close();
+                stderr().close();
+                exitedWith(statusOf(channel));
             }
         });
     }
@@ -82,24 +75,9 @@ final class SshRankProcess implements RankProcess {
     }
 
     @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
     public String where() {
         long pid = pidTap.pid();
         return "ssh " + host + (pid > 0 ? " pid " + pid : "");
-    }
-
-    @Override
-    public CompletableFuture<Integer> exited() {
-        return exited;
-    }
-
-    @Override
-    public String lastStderrLine() {
-        return stderr.lastLine();
     }
 
     @Override
@@ -124,7 +102,7 @@ final class SshRankProcess implements RankProcess {
      * timeout, and the launcher must go on ending the other ranks meanwhile (its own waits are bounded).
      */
     private void inBackground(Runnable remoteKill) {
-        Thread t = new Thread(remoteKill, "sperli-kill-rank-" + rank);
+        Thread t = new Thread(remoteKill, "sperli-kill-rank-" + rank());
         t.setDaemon(true);
         t.start();
     }
