@@ -270,7 +270,7 @@ class RunCommandUsageTest {
     @Test
     void refusesAJarThatNamesNoJob() throws IOException {
         Path notAJar = Files.writeString(dir.resolve("plain.jar"), "not a zip");
-        assertUsage(run("run", "--hosts", "localhost", notAJar.toString()), "is not a readable jar");
+        assertUsage(run("run", "--hosts", "localhost", notAJar.toString()), "cannot be read as a jar");
     }
 
     @Test

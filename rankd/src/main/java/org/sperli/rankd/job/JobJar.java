@@ -1,7 +1,6 @@
 package org.sperli.rankd.job;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
@@ -9,15 +8,12 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.HexFormat;
-import java.util.jar.Attributes;
-import java.util.jar.JarFile;
-import java.util.jar.Manifest;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.SperliJob;
 import org.sperli.crypto.Sha256;
+import org.sperli.jobspec.JobJarManifest;
 
 /**
  * The user's job jar: its SHA-256 checked against the one the launcher names, the class its manifest names in
@@ -30,8 +26,6 @@ import org.sperli.crypto.Sha256;
  * run in {@link #instantiate}, after the rank has joined its job, so that their failure can end the job at once.
  */
 public final class JobJar implements AutoCloseable {
-    private static final int MAX_CLASS_NAME = 1024;
-
     private final Path path;
     private final URLClassLoader loader;
     private final Constructor<? extends SperliJob> constructor;
@@ -59,7 +53,12 @@ public final class JobJar implements AutoCloseable {
                 throw refuse("jar sha256 of " + path + " is " + actual + ", expected " + expectedSha256OrNull);
             }
         }
-        String className = jobClassName(path);
+        String className;
+        try {
+            className = JobJarManifest.jobClass(path);
+        } catch (IllegalArgumentException e) {
+            throw refuse("jar " + path + " " + e.getMessage());
+        }
         URLClassLoader loader = new URLClassLoader("sperli-job", new URL[] {url(path)}, JobJar.class.getClassLoader());
         try {
             return new JobJar(path, loader, load(loader, className, path));
@@ -136,47 +135,15 @@ public final class JobJar implements AutoCloseable {
         }
     }
 
-    private static String jobClassName(Path path) {
-        Manifest manifest;
-        try (JarFile jar = new JarFile(path.toFile())) {
-            manifest = jar.getManifest();
-        } catch (IOException | SecurityException e) {
-            throw refuse("jar " + path + " cannot be read as a jar: " + e.getMessage());
-        }
-        String name = manifest == null ? null
-                : manifest.getMainAttributes().getValue(new Attributes.Name(SperliJob.MANIFEST_ATTRIBUTE));
-        if (name == null || name.isBlank()) {
-            throw refuse("jar " + path + " has no " + SperliJob.MANIFEST_ATTRIBUTE + " attribute in its manifest");
-        }
-        name = name.strip();
-        if (name.length() > MAX_CLASS_NAME || !isBinaryName(name)) {
-            throw refuse("jar " + path + ": " + SperliJob.MANIFEST_ATTRIBUTE + " is not a class name");
-        }
-        return name;
-    }
 
     /** Dot-separated Java identifiers ({@code $} allowed for nested classes). */
-    private static boolean isBinaryName(String name) {
-        for (String part : name.split("\\.", -1)) {
-            if (part.isEmpty() || !Character.isJavaIdentifierStart(part.codePointAt(0))
-                    || !part.codePoints().allMatch(Character::isJavaIdentifierPart)) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     private static String sha256Hex(Path path) {
-        MessageDigest digest = Sha256.newDigest();
-        byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = Files.newInputStream(path)) {
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                digest.update(buffer, 0, n);
-            }
+        try {
+            return HexFormat.of().formatHex(Sha256.ofFile(path));
         } catch (IOException e) {
             throw refuse("jar " + path + " cannot be read: " + e.getMessage());
         }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     private static URL url(Path path) {
