@@ -100,7 +100,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         long version = Integer.toUnsignedLong(b.getInt(VERSION_OFFSET));
         long size = Integer.toUnsignedLong(b.getInt(SIZE_OFFSET));
-        String fault = Wire.first(versionFault(version), sizeFault(size));
+        String fault = Wire.first(Wire.versionFault(version), sizeFault(size));
         if (fault != null) {
             throw refuse(fault);
         }
@@ -174,7 +174,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
 
     /** Bytes of the signed part, 36 + 32 x size; refuses (IllegalArgumentException) what {@link #read} refuses. */
     public int signedPartLength() {
-        RankFiles.requireEncodable("COMMIT", Wire.first(versionFault(version),
+        RankFiles.requireEncodable("COMMIT", Wire.first(Wire.versionFault(version),
                 Wire.u32Fault("epoch", epoch), sizeFault(size), hashesFault()));
         return signatureLengthOffset((int) size);
     }
@@ -241,9 +241,6 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         return null;
     }
 
-    private static String versionFault(long version) {
-        return version != Limits.VERSION ? "version=" + version + ", expected " + Limits.VERSION : null;
-    }
 
     private static String sizeFault(long size) {
         return size < Limits.MIN_SIZE || size > Limits.MAX_SIZE ? "size=" + size + ", expected 1..4096" : null;

@@ -76,7 +76,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         }
         long version = Integer.toUnsignedLong(b.getInt(VERSION_OFFSET));
         long stateLength = b.getLong(STATE_LENGTH_OFFSET);
-        String fault = versionFault(version);
+        String fault = Wire.versionFault(version);
         if (fault == null) {
             fault = stateLengthFault(stateLength);
         }
@@ -125,7 +125,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
 
     /** 80; refuses (IllegalArgumentException) a header that {@link #read} would refuse. */
     public int encodedLength() {
-        RankFiles.requireEncodable("rank file header", Wire.first(versionFault(version),
+        RankFiles.requireEncodable("rank file header", Wire.first(Wire.versionFault(version),
                 Wire.u32Fault("epoch", epoch), Wire.u32Fault("rank", rank),
                 Wire.u32Fault("size", size), stateLengthFault(stateLength),
                 RankFiles.shaFault("state SHA-256", stateSha256)));
@@ -152,9 +152,6 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         return out;
     }
 
-    private static String versionFault(long version) {
-        return version != Limits.VERSION ? "version=" + version + ", expected " + Limits.VERSION : null;
-    }
 
     private static String stateLengthFault(long stateLength) {
         return stateLength < 0 || stateLength > MAX_STATE_LENGTH

@@ -7,7 +7,11 @@ import java.net.Socket;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 
-/** A socket factory whose every socket is restricted by {@link Tls13Only#restrict(javax.net.ssl.SSLParameters)}. */
+/**
+ * A socket factory whose every socket is restricted by {@link Tls13Only#restrict(javax.net.ssl.SSLParameters)}. Its
+ * twin {@link Tls13ServerSocketFactory} delegates the same way to the other of the JDK's two factory types, which share
+ * no interface: the pair is a deliberate specialisation, not a copy to merge.
+ */
 final class Tls13SocketFactory extends SSLSocketFactory {
     private final SSLSocketFactory inner;
 

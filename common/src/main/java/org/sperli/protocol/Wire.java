@@ -78,6 +78,11 @@ public final class Wire {
         return value < 0 || value > MAX_U32 ? field + "=" + value + ", expected 0..4294967295" : null;
     }
 
+    /** The fault of a version field that is not v1's ({@link Limits#VERSION}), or null. */
+    public static String versionFault(long version) {
+        return version != Limits.VERSION ? "version=" + version + ", expected " + Limits.VERSION : null;
+    }
+
     /** The first non-null fault, in argument order. */
     public static String first(String... faults) {
         for (String f : faults) {

@@ -52,7 +52,7 @@ public record Hello(long version, long features, byte[] token) {
         long version = Wire.u32(b, VERSION_OFFSET);
         long features = b.getLong(FEATURES_OFFSET);
         long tokenLength = Wire.u32(b, TOKEN_LENGTH_OFFSET);
-        String fault = Wire.first(versionFault(version), featuresFault(features));
+        String fault = Wire.first(Wire.versionFault(version), featuresFault(features));
         if (fault == null && tokenLength != length - FIXED_LENGTH) {
             fault = "token length=" + tokenLength + ", expected payload length - 16 = " + (length - FIXED_LENGTH);
         }
@@ -75,7 +75,7 @@ public record Hello(long version, long features, byte[] token) {
 
     public int encodedLength() {
         Wire.requireEncodable(Wire.first(
-                Wire.u32Fault("version", version), versionFault(version), featuresFault(features),
+                Wire.u32Fault("version", version), Wire.versionFault(version), featuresFault(features),
                 tokenLengthFault(token.length)));
         return FIXED_LENGTH + token.length;
     }
@@ -94,9 +94,6 @@ public record Hello(long version, long features, byte[] token) {
         return out;
     }
 
-    private static String versionFault(long version) {
-        return version != Limits.VERSION ? "version=" + version + ", expected " + Limits.VERSION : null;
-    }
 
     private static String featuresFault(long features) {
         return (features & Limits.FEATURE_V1_BASE) == 0
