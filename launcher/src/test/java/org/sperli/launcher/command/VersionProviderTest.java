@@ -29,6 +29,8 @@ class VersionProviderTest {
         List<String> lines = versionLines(env);
         assertEquals(2, lines.size(), lines.toString());
         assertEquals("sperli " + VersionProvider.version() + " (SPERLI wire protocol v1)", lines.get(0));
+        // The build filters version.properties beside the class: a version it cannot find is a packaging fault.
+        assertTrue(VersionProvider.version().matches("\\d+\\.\\d+\\.\\d+.*"), VersionProvider.version());
         assertEquals(CryptoEngine.select("jdk", env).note(), lines.get(1));
     }
 
