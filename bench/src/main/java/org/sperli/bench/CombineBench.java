@@ -8,13 +8,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
+import org.sperli.ArrayType;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
+import org.sperli.array.ArrayTypes;
 import org.sperli.collective.Combine;
 
 /**
  * Throughput of {@link Combine#into(ByteBuffer, ByteBuffer, ElementType, ReduceOp)} on 16 MiB contributions, heap and
- * direct buffers: {@code scripts/bench combine [timedRuns]}.
+ * direct buffers, and of the typed form on the same elements in a primitive array ({@code double[]}, {@code int[]},
+ * ...; "array" in the buffers column): {@code scripts/bench combine [timedRuns]}.
  *
  * <p>GB/s is 10^9 bytes of the accumulator processed per second (b is read as well, so memory traffic is three times
  * that). Each case is warmed up for {@link #WARM_UP_NS} and {@link #WARM_UP_CALLS} calls at least, then timed
@@ -35,6 +39,15 @@ public final class CombineBench {
     }
 
     private record Row(String label, String buffers, double bestGbs, double medianGbs, long allocPerCall) {
+    }
+
+    /** Where the elements are: a heap or direct {@code ByteBuffer} (the byte form), or a primitive array. */
+    private enum Form {
+        HEAP, DIRECT, ARRAY;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     private static final List<Case> CASES = List.of(
@@ -58,8 +71,8 @@ public final class CombineBench {
                 "alloc B/call");
         long started = System.nanoTime();
         for (Case c : CASES) {
-            for (boolean direct : new boolean[] {false, true}) {
-                Row row = measure(c, direct, timedRuns);
+            for (Form form : Form.values()) {
+                Row row = measure(c, form, timedRuns);
                 out.printf(Locale.ROOT, "%-10s %-7s %10.2f %12.2f %14d%n", row.label(), row.buffers(), row.bestGbs(),
                         row.medianGbs(), row.allocPerCall());
             }
@@ -67,32 +80,55 @@ public final class CombineBench {
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
     }
 
-    private static Row measure(Case c, boolean direct, int timedRuns) {
-        ByteBuffer acc = allocate(direct);
-        ByteBuffer b = allocate(direct);
-        fill(acc, c.type(), 1);
-        fill(b, c.type(), 2);
+    private static Row measure(Case c, Form form, int timedRuns) {
+        Runnable call = prepare(c, form);
 
         long warmUpEnd = System.nanoTime() + WARM_UP_NS;
         for (int i = 0; i < WARM_UP_CALLS || System.nanoTime() < warmUpEnd; i++) {
-            Combine.into(acc, b, c.type(), c.op());
+            call.run();
         }
 
         long[] ns = new long[timedRuns];
         long allocBefore = threadAllocatedBytes();
         for (int i = 0; i < timedRuns; i++) {
             long t0 = System.nanoTime();
-            Combine.into(acc, b, c.type(), c.op());
+            call.run();
             ns[i] = System.nanoTime() - t0;
         }
         long allocated = threadAllocatedBytes() - allocBefore - allocationOfTheProbe();
         Arrays.sort(ns);
-        return new Row(c.label(), direct ? "direct" : "heap", DATA_BYTES / (double) ns[0],
+        return new Row(c.label(), form.label(), DATA_BYTES / (double) ns[0],
                 DATA_BYTES / (double) ns[timedRuns / 2], allocBefore < 0 ? -1 : allocated / timedRuns);
     }
 
-    private static ByteBuffer allocate(boolean direct) {
-        return direct ? ByteBuffer.allocateDirect(DATA_BYTES) : ByteBuffer.allocate(DATA_BYTES);
+    /** One combine of the case's two contributions, in place into the first, in the given form. */
+    private static Runnable prepare(Case c, Form form) {
+        ByteBuffer acc = form == Form.DIRECT ? ByteBuffer.allocateDirect(DATA_BYTES) : ByteBuffer.allocate(DATA_BYTES);
+        ByteBuffer b = form == Form.DIRECT ? ByteBuffer.allocateDirect(DATA_BYTES) : ByteBuffer.allocate(DATA_BYTES);
+        fill(acc, c.type(), 1);
+        fill(b, c.type(), 2);
+        if (form != Form.ARRAY) {
+            return () -> Combine.into(acc, b, c.type(), c.op());
+        }
+        byte[] x = acc.array();
+        byte[] y = b.array();
+        ReduceOp op = c.op();
+        return switch (c.type()) {
+            case F64 -> typed(ArrayTypes.F64, x, y, (xs, ys) -> Combine.into(xs, ys, op));
+            case F32 -> typed(ArrayTypes.F32, x, y, (xs, ys) -> Combine.into(xs, ys, op));
+            case I32 -> typed(ArrayTypes.I32, x, y, (xs, ys) -> Combine.into(xs, ys, op, false));
+            case U32 -> typed(ArrayTypes.U32, x, y, (xs, ys) -> Combine.into(xs, ys, op, true));
+            case I64 -> typed(ArrayTypes.I64, x, y, (xs, ys) -> Combine.into(xs, ys, op, false));
+            case U64 -> typed(ArrayTypes.U64, x, y, (xs, ys) -> Combine.into(xs, ys, op, true));
+            case BYTES -> throw new IllegalArgumentException("bytes have no typed form");
+        };
+    }
+
+    /** The typed form on the elements that {@code x} and {@code y} encode (flat types: little-endian elements). */
+    private static <T> Runnable typed(ArrayType<T> type, byte[] x, byte[] y, BiConsumer<T, T> into) {
+        T xs = type.fromBytes(x);
+        T ys = type.fromBytes(y);
+        return () -> into.accept(xs, ys);
     }
 
     /** Values that stay finite however often they are folded: floats in [-1, 1), integers anywhere (they wrap). */
