@@ -13,11 +13,11 @@ import org.sperli.Communicator;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.crypto.CryptoEngine;
-import org.sperli.runtime.RankRuntime;
 
 /**
- * Time per call of the collectives over the star, every rank an {@link InProcessJob} thread on loopback TLS 1.3:
- * {@code scripts/bench collectives [rounds]}.
+ * Time per call of the collectives over the star on loopback TLS 1.3, every rank an {@link InProcessJob} thread
+ * and, in the last column, every rank a process of its own started by {@code sperli run -n N}
+ * ({@link CollectivesProcesses}), as users run jobs: {@code scripts/bench collectives [rounds]}.
  *
  * <p>Cases: allreduce of 1 MiB f64 sum at 2, 4 and 8 ranks; bcast of 16 MiB at 8 ranks (root 0; the largest
  * collective data, 16 MiB less the 16-byte collective header); barrier at 8
@@ -36,16 +36,16 @@ public final class CollectivesBench {
     private static final int MAX_DATA = Communicator.MAX_COLLECTIVE_DATA;
 
     /** One row: what rank r does per call, and how many calls make a round. */
-    private record Case(String label, int ranks, int calls, long dataBytes, CallFactory call) {
+    record Case(String label, int ranks, int calls, long dataBytes, CallFactory call) {
     }
 
     @FunctionalInterface
-    private interface CallFactory {
+    interface CallFactory {
         /** The per-call action of this rank, with its data prepared once, outside the timing. */
-        Consumer<RankRuntime> prepare(RankRuntime rt);
+        Consumer<Communicator> prepare(Communicator comm);
     }
 
-    private record Row(Case c, double medianMs, double bestMs) {
+    private record Row(Case c, double medianMs, double bestMs, double processMedianMs) {
     }
 
     private CollectivesBench() {
@@ -62,19 +62,25 @@ public final class CollectivesBench {
                 Runtime.getRuntime().availableProcessors(), rounds, WARM_UP_NS / 1e9);
         // The engine a rank takes (auto, or SPERLI_TLS_ENGINE): every byte of every link goes through it.
         out.println(CryptoEngine.select(null, System.getenv()).note());
-        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s%n", "case", "ranks", "calls", "median ms/call",
-                "best ms/call", "median MB/s");
+        out.println("threads: every rank a thread of this JVM; processes: every rank its own JVM, started by"
+                + " sperli run -n N as users run jobs (median ms/call of rank 0)");
+        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s%n", "case", "ranks", "calls", "threads ms/call",
+                "best ms/call", "median MB/s", "processes ms/c");
         long started = System.nanoTime();
-        for (Case c : cases()) {
-            Row row = measure(c, rounds);
-            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s%n", c.label(), c.ranks(), c.calls(),
+        List<Case> cases = cases();
+        for (int i = 0; i < cases.size(); i++) {
+            Case c = cases.get(i);
+            Row row = measure(c, rounds, CollectivesProcesses.medianMs(i, c.ranks(), rounds));
+            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s %15s%n", c.label(), c.ranks(), c.calls(),
                     row.medianMs(), row.bestMs(), c.dataBytes() == 0 ? "-"
-                            : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / row.medianMs()));
+                            : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / row.medianMs()),
+                    Double.isNaN(row.processMedianMs()) ? "failed"
+                            : String.format(Locale.ROOT, "%.3f", row.processMedianMs()));
         }
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
     }
 
-    private static List<Case> cases() {
+    static List<Case> cases() {
         int mib = 1 << 20;
         return List.of(
                 allreduceF64(2, mib, 20),
@@ -84,7 +90,7 @@ public final class CollectivesBench {
                     byte[] data = rt.rank() == 0 ? new byte[MAX_DATA] : null;
                     return r -> r.bcast(0, data);
                 }),
-                new Case("barrier", 8, 200, 0, rt -> RankRuntime::barrier));
+                new Case("barrier", 8, 200, 0, rt -> Communicator::barrier));
     }
 
     private static Case allreduceF64(int ranks, int bytes, int calls) {
@@ -104,37 +110,42 @@ public final class CollectivesBench {
         return le.array();
     }
 
-    /** Runs the case in one job; rank 0 times the rounds, the others keep step through the calls and barriers. */
-    private static Row measure(Case c, int rounds) {
-        List<double[]> perRank = new InProcessJob(c.ranks()).run(LIMIT, rt -> {
-            Consumer<RankRuntime> call = c.call().prepare(rt);
-            rt.barrier();
-            // Every rank must run the same number of warm-up rounds, so rank 0 decides and tells them.
-            long warmUpEnd = System.nanoTime() + WARM_UP_NS;
-            boolean more = true;
-            while (more) {
-                round(rt, call, c.calls());
-                byte[] flag = rt.bcast(0, rt.rank() == 0 ? new byte[] {(byte) (System.nanoTime() < warmUpEnd ? 1 : 0)}
-                        : null);
-                more = flag[0] == 1;
-            }
-            double[] msPerCall = new double[rounds];
-            for (int i = 0; i < rounds; i++) {
-                msPerCall[i] = round(rt, call, c.calls()) / 1e6 / c.calls();
-            }
-            return msPerCall;
-        });
+    /** Runs the case in one job of threads; rank 0 times the rounds, the others keep step. */
+    private static Row measure(Case c, int rounds, double processMedianMs) {
+        List<double[]> perRank = new InProcessJob(c.ranks()).run(LIMIT, rt -> msPerCall(rt, c, rounds));
         double[] ms = perRank.get(0);
         Arrays.sort(ms);
-        return new Row(c, ms[ms.length / 2], ms[0]);
+        return new Row(c, ms[ms.length / 2], ms[0], processMedianMs);
     }
 
-    private static long round(RankRuntime rt, Consumer<RankRuntime> call, int calls) {
+    /**
+     * Every rank's side of a case: warm-up rounds until rank 0 says the warm-up time is over (every rank must run the
+     * same number), then {@code rounds} timed rounds; the time per call of each, which counts on rank 0.
+     */
+    static double[] msPerCall(Communicator comm, Case c, int rounds) {
+        Consumer<Communicator> call = c.call().prepare(comm);
+        comm.barrier();
+        long warmUpEnd = System.nanoTime() + WARM_UP_NS;
+        boolean more = true;
+        while (more) {
+            round(comm, call, c.calls());
+            byte[] flag = comm.bcast(0, comm.rank() == 0
+                    ? new byte[] {(byte) (System.nanoTime() < warmUpEnd ? 1 : 0)} : null);
+            more = flag[0] == 1;
+        }
+        double[] msPerCall = new double[rounds];
+        for (int i = 0; i < rounds; i++) {
+            msPerCall[i] = round(comm, call, c.calls()) / 1e6 / c.calls();
+        }
+        return msPerCall;
+    }
+
+    private static long round(Communicator comm, Consumer<Communicator> call, int calls) {
         long t0 = System.nanoTime();
         for (int i = 0; i < calls; i++) {
-            call.accept(rt);
+            call.accept(comm);
         }
-        rt.barrier();
+        comm.barrier();
         return System.nanoTime() - t0;
     }
 }

@@ -1,0 +1,25 @@
+package org.sperli.bench;
+
+import java.util.Arrays;
+import java.util.Locale;
+import org.sperli.Communicator;
+import org.sperli.SperliJob;
+
+/**
+ * One case of {@link CollectivesBench} as a job, for ranks that are processes: {@code CASE ROUNDS}. Every rank runs the
+ * case's warm-up and timed rounds; rank 0 prints one line {@value #RESULT} followed by the median ms per call.
+ */
+public final class CollectivesJob implements SperliJob {
+    /** The start of rank 0's result line. */
+    static final String RESULT = "collectives-result ";
+
+    @Override
+    public void run(Communicator comm, String[] args) {
+        CollectivesBench.Case c = CollectivesBench.cases().get(Integer.parseInt(args[0]));
+        double[] ms = CollectivesBench.msPerCall(comm, c, Integer.parseInt(args[1]));
+        if (comm.rank() == 0) {
+            Arrays.sort(ms);
+            System.out.println(RESULT + String.format(Locale.ROOT, "%.6f", ms[ms.length / 2]));
+        }
+    }
+}

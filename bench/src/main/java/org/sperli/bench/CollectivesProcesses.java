@@ -1,0 +1,73 @@
+package org.sperli.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.sperli.launcher.demo.JobJars;
+
+/**
+ * Runs one case of {@link CollectivesBench} with every rank a process, as users run jobs: this JVM's java runs the
+ * launcher ({@code sperli run -n N}, local ranks on free ports, the TLS engine the environment chooses) with a job jar
+ * of {@link CollectivesJob}, and rank 0's result line is read from the launcher's output.
+ */
+final class CollectivesProcesses {
+    private static final long LIMIT_S = 300;
+
+    private CollectivesProcesses() {
+    }
+
+    /** Median ms per call at rank 0, or NaN when the job did not end with a result (said on stderr). */
+    static double medianMs(int caseIndex, int ranks, int rounds) {
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("sperli-bench-collectives");
+            Path jar = JobJars.write(dir.resolve("collectives-job.jar"), CollectivesJob.class);
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), "org.sperli.launcher.Main",
+                    "run", "-n", String.valueOf(ranks), "--no-prefix", jar.toString(),
+                    String.valueOf(caseIndex), String.valueOf(rounds)));
+            Path log = dir.resolve("launcher.log");
+            Process launcher = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .start();
+            if (!launcher.waitFor(LIMIT_S, TimeUnit.SECONDS)) {
+                // SIGTERM: the launcher ends its ranks; then the bound for that.
+                launcher.destroy();
+                if (!launcher.waitFor(30, TimeUnit.SECONDS)) {
+                    launcher.destroyForcibly();
+                }
+            }
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            for (String line : output.split("\n")) {
+                if (line.startsWith(CollectivesJob.RESULT)) {
+                    return Double.parseDouble(line.substring(CollectivesJob.RESULT.length()).strip());
+                }
+            }
+            System.err.println("collectives case " + caseIndex + " as processes gave no result:\n" + output);
+            return Double.NaN;
+        } catch (IOException e) {
+            System.err.println("collectives case " + caseIndex + " as processes: " + e.getMessage());
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        } finally {
+            removeQuietly(dir);
+        }
+    }
+
+    private static void removeQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}
