@@ -62,8 +62,9 @@ public final class CollectivesBench {
                 Runtime.getRuntime().availableProcessors(), rounds, WARM_UP_NS / 1e9);
         // The engine a rank takes (auto, or SPERLI_TLS_ENGINE): every byte of every link goes through it.
         out.println(CryptoEngine.select(null, System.getenv()).note());
-        out.println("threads: every rank a thread of this JVM; processes: every rank its own JVM, started by"
-                + " sperli run -n N as users run jobs (median ms/call of rank 0)");
+        out.printf(Locale.ROOT, "threads: every rank a thread of this JVM; processes: every rank its own JVM, started"
+                + " by sperli run -n N as users run jobs, after %.0f s warm-up (each JVM compiles alone)%n",
+                CollectivesProcesses.WARM_UP_NS / 1e9);
         out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s%n", "case", "ranks", "calls", "threads ms/call",
                 "best ms/call", "median MB/s", "processes ms/c");
         long started = System.nanoTime();
@@ -112,20 +113,20 @@ public final class CollectivesBench {
 
     /** Runs the case in one job of threads; rank 0 times the rounds, the others keep step. */
     private static Row measure(Case c, int rounds, double processMedianMs) {
-        List<double[]> perRank = new InProcessJob(c.ranks()).run(LIMIT, rt -> msPerCall(rt, c, rounds));
+        List<double[]> perRank = new InProcessJob(c.ranks()).run(LIMIT, rt -> msPerCall(rt, c, rounds, WARM_UP_NS));
         double[] ms = perRank.get(0);
         Arrays.sort(ms);
         return new Row(c, ms[ms.length / 2], ms[0], processMedianMs);
     }
 
     /**
-     * Every rank's side of a case: warm-up rounds until rank 0 says the warm-up time is over (every rank must run the
+     * Every rank's side of a case: warm-up rounds until rank 0 says {@code warmUpNs} are over (every rank must run the
      * same number), then {@code rounds} timed rounds; the time per call of each, which counts on rank 0.
      */
-    static double[] msPerCall(Communicator comm, Case c, int rounds) {
+    static double[] msPerCall(Communicator comm, Case c, int rounds, long warmUpNs) {
         Consumer<Communicator> call = c.call().prepare(comm);
         comm.barrier();
-        long warmUpEnd = System.nanoTime() + WARM_UP_NS;
+        long warmUpEnd = System.nanoTime() + warmUpNs;
         boolean more = true;
         while (more) {
             round(comm, call, c.calls());

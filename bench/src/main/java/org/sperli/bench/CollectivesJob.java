@@ -6,7 +6,8 @@ import org.sperli.Communicator;
 import org.sperli.SperliJob;
 
 /**
- * One case of {@link CollectivesBench} as a job, for ranks that are processes: {@code CASE ROUNDS}. Every rank runs the
+ * One case of {@link CollectivesBench} as a job, for ranks that are processes: {@code CASE ROUNDS WARM_UP_NS}. Every
+ * rank runs the
  * case's warm-up and timed rounds; rank 0 prints one line {@value #RESULT} followed by the median ms per call.
  */
 public final class CollectivesJob implements SperliJob {
@@ -16,7 +17,7 @@ public final class CollectivesJob implements SperliJob {
     @Override
     public void run(Communicator comm, String[] args) {
         CollectivesBench.Case c = CollectivesBench.cases().get(Integer.parseInt(args[0]));
-        double[] ms = CollectivesBench.msPerCall(comm, c, Integer.parseInt(args[1]));
+        double[] ms = CollectivesBench.msPerCall(comm, c, Integer.parseInt(args[1]), Long.parseLong(args[2]));
         if (comm.rank() == 0) {
             Arrays.sort(ms);
             System.out.println(RESULT + String.format(Locale.ROOT, "%.6f", ms[ms.length / 2]));

@@ -15,6 +15,12 @@ import org.sperli.launcher.demo.JobJars;
  * of {@link CollectivesJob}, and rank 0's result line is read from the launcher's output.
  */
 final class CollectivesProcesses {
+    /**
+     * Warm-up of a case whose ranks are processes: every JVM compiles the code alone, 8 of them on this machine's
+     * cores,
+     * so the in-process second is not enough to reach steady state.
+     */
+    static final long WARM_UP_NS = 5_000_000_000L;
     private static final long LIMIT_S = 300;
 
     private CollectivesProcesses() {
@@ -30,7 +36,7 @@ final class CollectivesProcesses {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "org.sperli.launcher.Main",
                     "run", "-n", String.valueOf(ranks), "--no-prefix", jar.toString(),
-                    String.valueOf(caseIndex), String.valueOf(rounds)));
+                    String.valueOf(caseIndex), String.valueOf(rounds), String.valueOf(WARM_UP_NS)));
             Path log = dir.resolve("launcher.log");
             Process launcher = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                     .start();
