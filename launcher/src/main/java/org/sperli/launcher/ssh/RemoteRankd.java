@@ -29,6 +29,10 @@ import org.sperli.launcher.report.Console;
  * right size is kept (the name is its hash, written only by rename of a whole copy).
  */
 final class RemoteRankd {
+    /** The sum recorded for a cached file that exists on a host without {@code sha256sum}. */
+    static final String NO_SUM = "-";
+    /** The most of a line the host printed that a message repeats: a host's output is not ours to flood with. */
+    private static final int MAX_ECHO = 200;
     private static final String RANKD_MAIN = RankCommand.RANKD_MAIN;
 
     private RemoteRankd() {
@@ -82,9 +86,6 @@ final class RemoteRankd {
                 + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
     }
 
-    /** The sum recorded for a cached file that exists on a host without {@code sha256sum}. */
-    static final String NO_SUM = "-";
-
     /** The SHA-256 (hex) of each of {@code files} that exists on the host, by path; {@link #NO_SUM} if unknown. */
     private static Map<String, String> sums(ClientSession session, List<String> files) throws IOException {
         StringBuilder script = new StringBuilder();
@@ -109,6 +110,13 @@ final class RemoteRankd {
                 StandardCharsets.UTF_8, SshTransport.COMMAND_TIMEOUT);
     }
 
+    /** {@code line} without control characters and cut to {@value #MAX_ECHO} characters, to be quoted in a message. */
+    static String printable(String line) {
+        String clean = line.codePoints().filter(c -> c >= 0x20 && c != 0x7f)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return clean.length() > MAX_ECHO ? clean.substring(0, MAX_ECHO) + "..." : clean;
+    }
+
     /**
      * What the host's login shell finds: {@code sperli-rankd}'s path when it is on the PATH; else the Java command
      * that would run ranks and the first line of its {@code -version} output (an error line when it is missing).
@@ -126,10 +134,10 @@ final class RemoteRankd {
             String[] lines = out.split("\n");
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(first.substring("rankd ".length()), null, null);
+                return new Probe(printable(first.substring("rankd ".length())), null, null);
             }
-            String java = first.startsWith("java ") ? first.substring("java ".length()) : "java";
-            String version = lines.length > 1 ? lines[1].strip() : "";
+            String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
+            String version = lines.length > 1 ? printable(lines[1].strip()) : "";
             return new Probe(null, java, version.isEmpty() ? "(no output)" : version);
         }
     }
