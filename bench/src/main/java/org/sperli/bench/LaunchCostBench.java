@@ -3,21 +3,27 @@ package org.sperli.bench;
 import java.io.PrintStream;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
+import org.sperli.identity.JobKit;
 import org.sperli.identity.RankCredentials;
+import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.Limits;
 
 /**
  * What the launcher's cryptography costs before a job starts: {@code scripts/bench launchcost [runs]}.
  *
  * <p>"Make a job" is what the launcher does per start: a job id, the job CA, the CompositeSig job key, and per rank an
  * Ed25519 key and certificate (with its PEM texts, as they go into the description) and a signed join token. One
- * thread, as the launcher does it today. After two seconds of warm-up (64-rank jobs), sizes 8 and 64 are made
+ * thread, to show where the time goes; then the launcher's own path on all cores ({@link JobKit#hexLines}). After two
+ * seconds of warm-up (64-rank jobs), sizes 8 and 64 are made
  * {@code runs} times (default 5) and the median is shown; 4096 once. Then join-token verification (decode, CompositeSig
  * verify with the job public key, field checks), which each rank does once per peer, in verifications per second.
  */
@@ -48,7 +54,7 @@ public final class LaunchCostBench {
 
     static void run(PrintStream out, int runs) {
         long started = System.nanoTime();
-        out.printf(Locale.ROOT, "LaunchCostBench  java.version=%s  vm=%s  cpus=%d  one thread%n",
+        out.printf(Locale.ROOT, "LaunchCostBench  java.version=%s  vm=%s  cpus=%d  breakdown on one thread%n",
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors());
         long warmUpEnd = System.nanoTime() + WARM_UP_NS;
@@ -68,10 +74,39 @@ public final class LaunchCostBench {
             out.printf(Locale.ROOT, "%6d %5d %11.1f %11.1f %11.1f %11.1f %12.3f%n", size, n, median.setupMs(),
                     median.certificatesMs(), median.tokensMs(), median.totalMs(), median.totalMs() / size);
         }
+        out.printf(Locale.ROOT, "the launcher's own path, all %d cores (JobKit.create and hexLines: keys, certificates,"
+                + " tokens and the encoded descriptions)%n", Runtime.getRuntime().availableProcessors());
+        out.printf(Locale.ROOT, "%6s %5s %11s %12s%n", "ranks", "runs", "total ms", "ms per rank");
+        for (int size : SIZES) {
+            int n = size >= LARGE ? 1 : runs;
+            double[] ms = new double[n];
+            for (int i = 0; i < n; i++) {
+                ms[i] = launcherPathMs(size);
+            }
+            Arrays.sort(ms);
+            out.printf(Locale.ROOT, "%6d %5d %11.1f %12.3f%n", size, n, ms[n / 2], ms[n / 2] / size);
+        }
         double perSecond = tokenVerificationsPerSecond();
         out.printf(Locale.ROOT, "token verifications per second: %.0f (%.3f ms each)%n", perSecond,
                 1000.0 / perSecond);
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    /** What the launcher does before it starts the ranks of a job of {@code size} ranks, in ms. */
+    private static double launcherPathMs(int size) {
+        List<JobDescription.HostEntry> hosts = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            hosts.add(new JobDescription.HostEntry(host(r), 47000 + r % 1000));
+        }
+        long t0 = System.nanoTime();
+        JobKit kit = JobKit.create(hosts, Limits.DEFAULT_SILENCE_MS, JobKit.TOKEN_LIFETIME.multipliedBy(6),
+                Instant.now(), RANDOM);
+        byte[][] lines = kit.hexLines(1, Instant.now());
+        long t1 = System.nanoTime();
+        for (byte[] line : lines) {
+            Arrays.fill(line, (byte) 0);
+        }
+        return (t1 - t0) / 1e6;
     }
 
     /** Makes the keys, certificates and tokens of a job of {@code size} ranks on hosts node<r>.example. */

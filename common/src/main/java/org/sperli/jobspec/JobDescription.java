@@ -231,6 +231,14 @@ public record JobDescription(
         if (out.remaining() < length) {
             throw new BufferOverflowException();
         }
+        writeChecked(out, length);
+    }
+
+    /**
+     * {@link #write} once {@link #encodedLength} judged the description: the structural check walks the whole host
+     * list, which at 4096 ranks is most of the launcher's encoding time, so it runs once per encoding, not twice.
+     */
+    private void writeChecked(ByteBuffer out, int length) {
         ByteBuffer b = out.slice(out.position(), length).order(ByteOrder.LITTLE_ENDIAN);
         b.putShort((short) formatVersion);
         jobId.write(b, JOB_ID_OFFSET);
@@ -265,8 +273,9 @@ public record JobDescription(
 
     /** The bytes behind the digits as a fresh array; the caller wipes it. */
     public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
+        int length = encodedLength();
+        byte[] out = new byte[length];
+        writeChecked(ByteBuffer.wrap(out), length);
         return out;
     }
 

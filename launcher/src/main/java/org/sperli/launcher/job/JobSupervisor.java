@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription.HostEntry;
-import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
@@ -228,7 +227,8 @@ public final class JobSupervisor {
 
     /**
      * Starts every rank; returns a failure when one could not be started, else null. Every description is made
-     * first, while the machine is still quiet, and then the ranks are started in one go: made one by one between
+     * first, on all cores while the machine is still quiet ({@link JobKit#hexLines}), and then the ranks are started
+     * in one go: made one by one between
      * starts, the launcher competed with the ranks already booting, and at 64 ranks the last one started 18 s after
      * the first.
      */
@@ -237,11 +237,7 @@ public final class JobSupervisor {
         int size = k.size();
         byte[][] lines = new byte[size][];
         try {
-            for (int rank = 0; rank < size; rank++) {
-                JobDescription description = k.description(rank, incarnation, clock.instant());
-                lines[rank] = description.toHexLineBytes();
-                description.destroySecrets();
-            }
+            lines = k.hexLines(incarnation, clock.instant());
             for (int rank = 0; rank < size; rank++) {
                 if (stopRequested) {
                     return Failure.stoppedByOperator();
