@@ -224,7 +224,9 @@ public final class Rankd {
                 // The launcher names the engine once for the job; a rank speaks only when it could not follow.
                 report.note(choice.note());
             }
-            pems = PemDirectory.write(validated.description());
+            if (!writePems(validated)) {
+                return Outcome.of(RankExit.OPERATOR_STOP, null, null);
+            }
             for (Path stale : pems.removeStaleBeside(Instant.ofEpochMilli(wallClockMs.getAsLong()))) {
                 report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
             }
@@ -243,6 +245,21 @@ public final class Rankd {
         Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
         phase(RankPhase.DONE);
         return ended(connected, thrown);
+    }
+
+    /**
+     * Writes the PEM directory unless the operator's stop (or the launcher's end) came first; false then. Under the
+     * end lock, so that a stop sees either no directory or one it can remove: a stop between the directory's creation
+     * and its assignment would halt the process and leave the keys on disk.
+     */
+    private boolean writePems(ValidatedDescription validated) throws IOException {
+        synchronized (endLock) {
+            if (ended) {
+                return false;
+            }
+            pems = PemDirectory.write(validated.description());
+            return true;
+        }
     }
 
     /** Runs the job's constructor and {@code run} with the job's loader as context loader; returns what it threw. */
