@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.sperli.checkpoint.DurableFiles;
 import org.sperli.launcher.demo.JobJars;
 
 /**
@@ -70,8 +71,8 @@ final class CollectivesProcesses {
         if (dir == null) {
             return;
         }
-        try (var files = Files.walk(dir)) {
-            files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+        try {
+            DurableFiles.deleteTree(dir);
         } catch (IOException e) {
             // a temporary directory left behind is harmless
         }

@@ -99,7 +99,7 @@ public final class LaunchCostBench {
             hosts.add(new JobDescription.HostEntry(host(r), 47000 + r % 1000));
         }
         long t0 = System.nanoTime();
-        JobKit kit = JobKit.create(hosts, Limits.DEFAULT_SILENCE_MS, JobKit.TOKEN_LIFETIME.multipliedBy(6),
+        JobKit kit = JobKit.create(hosts, Limits.DEFAULT_SILENCE_MS, JobKit.JOB_LIFETIME,
                 Instant.now(), RANDOM);
         byte[][] lines = kit.hexLines(1, Instant.now());
         long t1 = System.nanoTime();

@@ -23,6 +23,8 @@ import org.sperli.protocol.Limits;
 public final class JobKit {
     /** How long a join token stays valid after it is made: long enough for a slow start over SSH. */
     public static final Duration TOKEN_LIFETIME = Duration.ofMinutes(10);
+    /** Validity of the job CA and rank certificates a launcher makes: longer than any job should run, restarts too. */
+    public static final Duration JOB_LIFETIME = Duration.ofDays(30);
 
     private final JobId job;
     private final JobCa ca;

@@ -3,7 +3,6 @@ package org.sperli.launcher.command;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import org.sperli.checkpoint.CheckpointDirectory;
@@ -46,8 +45,6 @@ import org.sperli.runtime.CheckpointSettings;
  * summary line and the report, both from one {@link RunReport}.
  */
 final class JobRunner {
-    /** Validity of the job CA and rank certificates: longer than any job should run, restarts included. */
-    static final Duration JOB_LIFETIME = Duration.ofDays(30);
 
     /** Everything a job needs from the command line. */
     record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
@@ -132,7 +129,7 @@ final class JobRunner {
         SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks,
                 Runtime.getRuntime().availableProcessors());
         silence.note().ifPresent(console::note);
-        return JobKit.create(plan.entries(), silence.ms(), JOB_LIFETIME, clock.instant(), new SecureRandom());
+        return JobKit.create(plan.entries(), silence.ms(), JobKit.JOB_LIFETIME, clock.instant(), new SecureRandom());
     }
 
     /** Says each refused host and that nothing started; whether there was one. */

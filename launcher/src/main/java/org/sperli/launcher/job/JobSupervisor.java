@@ -234,11 +234,9 @@ public final class JobSupervisor {
      */
     private Failure startAll(long incarnation, List<RankProcess> ranks) {
         JobKit k = kit();
-        int size = k.size();
-        byte[][] lines = new byte[size][];
+        byte[][] lines = k.hexLines(incarnation, clock.instant());
         try {
-            lines = k.hexLines(incarnation, clock.instant());
-            for (int rank = 0; rank < size; rank++) {
+            for (int rank = 0; rank < lines.length; rank++) {
                 if (stopRequested) {
                     return Failure.stoppedByOperator();
                 }
@@ -251,9 +249,7 @@ public final class JobSupervisor {
             return null;
         } finally {
             for (byte[] line : lines) {
-                if (line != null) {
-                    Arrays.fill(line, (byte) 0);
-                }
+                Arrays.fill(line, (byte) 0);
             }
         }
     }
