@@ -1,13 +1,11 @@
 package org.sperli.identity;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.EdECPrivateKey;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Ed25519Checks;
 import org.sperli.protocol.JobId;
 
 /**
@@ -17,9 +15,6 @@ import org.sperli.protocol.JobId;
  */
 public final class RankIdentity {
     private static final String ED25519 = "Ed25519";
-    /** Signed and verified to prove the private key belongs to the certificate; the JDK has no "public key of". */
-    private static final byte[] KEY_PROBE =
-            "SPERLI rank key matches its certificate".getBytes(StandardCharsets.US_ASCII);
 
     private RankIdentity() {
     }
@@ -42,11 +37,8 @@ public final class RankIdentity {
             throw refuse("rank certificate issuer=" + PeerIdentity.shown(issuer) + ", expected the job CA "
                     + PeerIdentity.shown(ca.getSubjectX500Principal().getName()));
         }
-        try {
-            rankCertificate.verify(ca.getPublicKey());
-        } catch (GeneralSecurityException | RuntimeException e) {
-            throw new SperliException(ErrorCode.H1611, "rank certificate is not signed by the job CA ("
-                    + e.getClass().getSimpleName() + ")", e);
+        if (!Ed25519Checks.signedBy(rankCertificate, ca.getPublicKey())) {
+            throw refuse("rank certificate is not signed by the job CA");
         }
     }
 
@@ -54,20 +46,7 @@ public final class RankIdentity {
         if (!(key instanceof EdECPrivateKey edec) || !ED25519.equalsIgnoreCase(edec.getParams().getName())) {
             throw refuse("rank private key algorithm=" + key.getAlgorithm() + ", expected " + ED25519);
         }
-        boolean matches;
-        try {
-            Signature signer = Signature.getInstance(ED25519);
-            signer.initSign(key);
-            signer.update(KEY_PROBE);
-            byte[] probe = signer.sign();
-            Signature verifier = Signature.getInstance(ED25519);
-            verifier.initVerify(rankCertificate.getPublicKey());
-            verifier.update(KEY_PROBE);
-            matches = verifier.verify(probe);
-        } catch (GeneralSecurityException e) {
-            matches = false;
-        }
-        if (!matches) {
+        if (!Ed25519Checks.pairOf(key, rankCertificate.getPublicKey())) {
             throw refuse("rank private key does not match the rank certificate's public key");
         }
     }
