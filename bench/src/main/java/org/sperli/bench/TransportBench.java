@@ -45,7 +45,8 @@ import org.sperli.transport.TlsEngineFactory;
  * sends, rank 1 answers with a message of the same size; each sample is round trip / 2, and the table shows median
  * and p99 over {@link #PING_TIMED} samples after {@link #PING_WARM_UP}. Bandwidth is one direction: rank 0 streams
  * N messages, rank 1 receives them all and answers with a 1-byte ack; MB/s = 10^6 payload bytes per second from the
- * first send to the ack, median of {@link #BW_TIMED} repetitions after {@link #BW_WARM_UP}. The CPU rows give the
+ * first send to the ack, median of {@link #BW_TIMED} repetitions after {@link #BW_WARM_UP}; the message rate is the
+ * same with {@link #RATE_COUNT} 8-byte messages. The CPU rows give the
  * whole JVM's CPU time (all threads, both sides) per MB over the timed repetitions: unlike MB/s, it hardly moves
  * when other processes share the cores.
  */
@@ -58,6 +59,9 @@ public final class TransportBench {
     private static final int[] BW_SIZES = {1 << 20, 16 << 20};
     /** Messages per bandwidth repetition: 128 MiB per repetition at both sizes. */
     private static final int[] BW_COUNTS = {128, 8};
+    /** Small messages sent one way per repetition of the message-rate row (8 B each, then a 1-byte ack). */
+    private static final int RATE_COUNT = 20_000;
+    private static final int RATE_BYTES = 8;
     private static final int BW_WARM_UP = 3;
     private static final int BW_TIMED = 5;
     private static final Duration LIMIT = Duration.ofSeconds(120);
@@ -74,7 +78,8 @@ public final class TransportBench {
     }
 
     /** What rank 0 measured on one stack. */
-    record Result(double[] medianUs, double[] p99Us, double[] mbPerSecond, double[] cpuMsPerMb) {
+    record Result(double[] medianUs, double[] p99Us, double[] mbPerSecond, double[] cpuMsPerMb,
+                  double kMessagesPerSecond) {
     }
 
     private static final com.sun.management.OperatingSystemMXBean OS =
@@ -116,7 +121,8 @@ public final class TransportBench {
         CryptoEngine.switchTo(CryptoEngine.Name.JDK);
         printTable(out, suites, names, sperli, jsse, tcp);
         out.printf(Locale.ROOT, "(ratios: SPERLI of that engine against JSSE of the same engine, and against TCP;"
-                + " slower means latency/CPU > 1, bandwidth < 1; CPU = JVM CPU time per MB)  total %.1f s%n",
+                + " slower means latency/CPU > 1, bandwidth and message rate < 1; CPU = JVM CPU time per MB)"
+                + "  total %.1f s%n",
                 (System.nanoTime() - started) / 1e9);
     }
 
@@ -156,6 +162,7 @@ public final class TransportBench {
             int k = i;
             row(out, "  CPU " + sizeLabel(BW_SIZES[i]) + " (ms/MB, JVM)", sperli, jsse, tcp, r -> r.cpuMsPerMb[k]);
         }
+        row(out, "messages " + RATE_BYTES + " B one way (k/s)", sperli, jsse, tcp, Result::kMessagesPerSecond);
     }
 
     private static void row(PrintStream out, String label, List<Result> sperli, List<Result> jsse, Result tcp,
@@ -230,7 +237,40 @@ public final class TransportBench {
             Arrays.sort(reps);
             mbs[i] = reps[reps.length / 2];
         }
-        return initiator ? new Result(median, p99, mbs, cpu) : null;
+        double rate = messageRate(link, initiator);
+        return initiator ? new Result(median, p99, mbs, cpu, rate) : null;
+    }
+
+    /**
+     * Thousands of {@link #RATE_BYTES}-byte messages per second one way: rank 0 sends {@link #RATE_COUNT} back to
+     * back, rank 1 receives them all and acks; the median of the timed repetitions. What a stack charges per message
+     * beyond its latency (a send that waits for its own write, for example) shows here.
+     */
+    private static double messageRate(Link link, boolean initiator) {
+        byte[] msg = filled(RATE_BYTES);
+        byte[] in = new byte[RATE_BYTES];
+        byte[] ack = new byte[1];
+        double[] reps = new double[BW_TIMED];
+        for (int r = 0; r < BW_WARM_UP + BW_TIMED; r++) {
+            long t0 = System.nanoTime();
+            for (int m = 0; m < RATE_COUNT; m++) {
+                if (initiator) {
+                    link.send(msg);
+                } else {
+                    link.recv(in);
+                }
+            }
+            if (initiator) {
+                link.recv(ack);
+            } else {
+                link.send(ack);
+            }
+            if (r >= BW_WARM_UP) {
+                reps[r - BW_WARM_UP] = RATE_COUNT / ((System.nanoTime() - t0) / 1e9) / 1e3;
+            }
+        }
+        Arrays.sort(reps);
+        return reps[reps.length / 2];
     }
 
     private static void pingPong(Link link, boolean initiator, byte[] msg, byte[] in, int n, long[] samples) {

@@ -21,6 +21,9 @@ import org.sperli.transport.Frame;
  * job's end signal. Once the job has ended (failed or leaving) arriving frames are dropped.
  */
 final class Mailbox {
+    /** The heap a queued frame takes besides its payload: the frame, its header, its buffer and the queue's slot. */
+    static final long QUEUED_FRAME_OVERHEAD_BYTES = 192;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Box[] boxes;
@@ -352,17 +355,26 @@ final class Mailbox {
     }
 
     private void queue(Box box, ArrayDeque<Frame> queue, Frame frame) {
-        queue.add(frame);
+        Frame kept = frame.detached();
+        queue.add(kept);
         if (box.flow != null) {
-            box.flow.queued(frame.header().length());
+            box.flow.queued(queuedCost(kept));
         }
         changed.signalAll();
     }
 
     private static void taken(Box box, Frame frame) {
         if (box.flow != null) {
-            box.flow.taken(frame.header().length());
+            box.flow.taken(queuedCost(frame));
         }
+    }
+
+    /**
+     * What a queued frame costs the heap: its payload and its objects ({@link #QUEUED_FRAME_OVERHEAD_BYTES}), so that
+     * flow control bounds a queue of many small messages as well as one of a few large ones.
+     */
+    static long queuedCost(Frame frame) {
+        return frame.header().length() + QUEUED_FRAME_OVERHEAD_BYTES;
     }
 
     private void updateWanted(Box box) {

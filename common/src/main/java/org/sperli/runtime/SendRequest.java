@@ -1,6 +1,7 @@
 package org.sperli.runtime;
 
-import io.netty.channel.ChannelFuture;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
@@ -9,16 +10,23 @@ import org.sperli.SperliException;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
 final class SendRequest implements Request<Void> {
+    private static final Future<Void> DONE = ImmediateEventExecutor.INSTANCE.newSucceededFuture(null);
+
     private final int dest;
-    private final ChannelFuture future;
+    private final Future<?> future;
     private final JobFate fate;
     /** Set when the request is an isend: it counts as open until its completion was seen. */
     private OpenRequests open;
 
-    SendRequest(int dest, ChannelFuture future, JobFate fate) {
+    SendRequest(int dest, Future<?> future, JobFate fate) {
         this.dest = dest;
         this.future = future;
         this.fate = fate;
+    }
+
+    /** A send whose payload was copied: the caller's buffer is free now. */
+    static SendRequest completed(int dest, JobFate fate) {
+        return new SendRequest(dest, DONE, fate);
     }
 
     /** Makes this an isend, counted in {@code requests} until await returned or test gave true. */

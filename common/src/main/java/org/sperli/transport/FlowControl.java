@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Bounds the memory of one connection's frames that arrived but were not yet asked for: above
- * {@link #PAUSE_ABOVE_BYTES} queued bytes this handler stops reading, so that TCP slows the sender down; below
- * {@link #RESUME_BELOW_BYTES} it reads again. The queue's owner reports what it {@link #queued} and {@link #taken}.
+ * {@link #PAUSE_ABOVE_BYTES} queued bytes (payloads and the frames' objects) this handler stops reading, so that TCP
+ * slows the sender down; below {@link #RESUME_BELOW_BYTES} it reads again. The queue's owner reports what it
+ * {@link #queued} and {@link #taken}.
  *
  * <p>A connection the program waits on ({@link #wanted}: a posted receive, or a thread blocked until a collective or
  * checkpoint frame arrives) is read even above the bound: the awaited frame can only come after the queued ones, and
@@ -33,7 +34,7 @@ public final class FlowControl extends ChannelInboundHandlerAdapter {
         config = ctx.channel().config();
     }
 
-    /** A frame of {@code bytes} payload bytes was queued and not asked for. */
+    /** A frame that costs {@code bytes} of heap (its payload and its objects) was queued and not asked for. */
     public void queued(long bytes) {
         if (queuedBytes.addAndGet(bytes) > PAUSE_ABOVE_BYTES && !wanted && !held) {
             config.setAutoRead(false);
@@ -43,7 +44,7 @@ public final class FlowControl extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** A queued frame of {@code bytes} payload bytes was taken (or dropped). */
+    /** A queued frame that cost {@code bytes} was taken (or dropped). */
     public void taken(long bytes) {
         if (queuedBytes.addAndGet(-bytes) < RESUME_BELOW_BYTES) {
             read();
@@ -64,7 +65,7 @@ public final class FlowControl extends ChannelInboundHandlerAdapter {
         read();
     }
 
-    /** Payload bytes queued now. */
+    /** Bytes of heap that queued frames take now, as their owner counted them. */
     public long queuedBytes() {
         return queuedBytes.get();
     }

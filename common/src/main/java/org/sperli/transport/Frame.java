@@ -1,6 +1,7 @@
 package org.sperli.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.util.AbstractReferenceCounted;
 import io.netty.util.ReferenceCounted;
 import org.sperli.protocol.frame.FrameHeader;
@@ -24,6 +25,23 @@ public final class Frame extends AbstractReferenceCounted {
 
     public FrameHeader header() {
         return header;
+    }
+
+    /**
+     * This frame with a payload of its own, for a frame that is kept waiting: a small payload is a slice of the read
+     * buffer it arrived in, and a queued slice would hold that whole buffer (17 KiB or more for 8 bytes). Copied once
+     * into an exactly sized array, which {@code recv} then hands over without a second copy; a payload that is such
+     * an array already (the decoder gathers large ones so) is kept. This frame is released when a copy is returned.
+     */
+    public Frame detached() {
+        if (payload.hasArray() && payload.arrayOffset() == 0 && payload.readerIndex() == 0
+                && payload.array().length == payload.readableBytes()) {
+            return this;
+        }
+        ByteBuf own = Unpooled.buffer(payload.readableBytes(), payload.readableBytes());
+        own.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+        release();
+        return new Frame(header, own);
     }
 
     /** The payload; valid until the frame is released. */

@@ -19,20 +19,34 @@ class BackpressureTest {
 
     @Test
     void unexpectedMessagesStayBoundedAndTheSenderWaitsForTheReceiver() {
+        senderWaitsAndQueueStaysBounded(MESSAGES, MESSAGE_BYTES);
+    }
+
+    /**
+     * Small messages go out eagerly (copied, not waited for), and each costs the receiver more heap than its payload:
+     * the bound counts both, so a flood of 8-byte messages pauses the connection as a few large ones do.
+     */
+    @Test
+    void smallMessagesAreBoundedByWhatTheirQueueCostsNotByTheirPayloadAlone() {
+        long messages = (FlowControl.PAUSE_ABOVE_BYTES / (8 + Mailbox.QUEUED_FRAME_OVERHEAD_BYTES)) * 2;
+        senderWaitsAndQueueStaysBounded((int) messages, 8);
+    }
+
+    private static void senderWaitsAndQueueStaysBounded(int messages, int messageBytes) {
         CountDownLatch receiverMayStart = new CountDownLatch(1);
         AtomicInteger sentBeforeReceiving = new AtomicInteger();
         AtomicLong mostQueued = new AtomicLong();
         List<TestJob.Outcome<Integer>> out = new TestJob(2).run(Duration.ofSeconds(90), rt -> {
             if (rt.rank() == 0) {
-                byte[] block = new byte[MESSAGE_BYTES];
-                for (int i = 0; i < MESSAGES; i++) {
+                byte[] block = new byte[messageBytes];
+                for (int i = 0; i < messages; i++) {
                     block[0] = (byte) i;
                     rt.send(1, 3, block);
                     if (receiverMayStart.getCount() > 0) {
                         sentBeforeReceiving.incrementAndGet();
                     }
                 }
-                return MESSAGES;
+                return messages;
             }
             // Rank 1 does not receive while rank 0 sends, until the sender has stalled for a while.
             long lastSent = -1;
@@ -48,16 +62,16 @@ class BackpressureTest {
             }
             receiverMayStart.countDown();
             int ok = 0;
-            for (int i = 0; i < MESSAGES; i++) {
+            for (int i = 0; i < messages; i++) {
                 byte[] m = rt.recv(0, 3);
-                ok += m.length == MESSAGE_BYTES && m[0] == (byte) i ? 1 : 0;
+                ok += m.length == messageBytes && m[0] == (byte) i ? 1 : 0;
             }
             return ok;
         });
-        assertEquals(MESSAGES, out.get(0).get());
-        assertEquals(MESSAGES, out.get(1).get(), "every message arrived intact and in order");
-        assertTrue(sentBeforeReceiving.get() < MESSAGES, "the sender stalled before the receiver started: sent "
-                + sentBeforeReceiving.get() + " of " + MESSAGES);
+        assertEquals(messages, out.get(0).get());
+        assertEquals(messages, out.get(1).get(), "every message arrived intact and in order");
+        assertTrue(sentBeforeReceiving.get() < messages, "the sender stalled before the receiver started: sent "
+                + sentBeforeReceiving.get() + " of " + messages);
         long bound = FlowControl.PAUSE_ABOVE_BYTES + 16L * 1024 * 1024;
         assertTrue(mostQueued.get() <= bound, "queued " + mostQueued.get() + " bytes, bound " + bound);
     }
