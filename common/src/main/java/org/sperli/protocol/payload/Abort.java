@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.PositionCoded;
 import org.sperli.protocol.Wire;
 
 /**
@@ -37,36 +38,25 @@ public record Abort(long reason, long code, String message) {
     public static final int NO_CODE = 0;
 
     /** The reasons of v1 (tables section 2). */
-    public enum Reason {
+    public enum Reason implements PositionCoded {
         /** Silence, or a close without BYE; code 1613. */
-        PEER_LOST(1),
+        PEER_LOST,
         /** A frame or peer refused; the refusal's code. */
-        REFUSED(2),
+        REFUSED,
         /** A collective frame does not answer the call; 1617 (1618 for reduce lengths). */
-        COLLECTIVE_MISMATCH(3),
+        COLLECTIVE_MISMATCH,
         /** Data only the root holds was refused: bcast data missing or over the limit, scatter blocks; 1618. */
-        ROOT_DATA_REFUSED(4),
+        ROOT_DATA_REFUSED,
         /** A checkpoint failed; the failure's code. */
-        CHECKPOINT_FAILED(5),
+        CHECKPOINT_FAILED,
         /** A resume failed; the failure's code. */
-        RESUME_FAILED(6),
+        RESUME_FAILED,
         /** The program failed; code 0. */
-        PROGRAM_FAILED(7),
+        PROGRAM_FAILED,
         /** Stopped by the operator; code 0. */
-        OPERATOR_STOP(8);
+        OPERATOR_STOP;
 
         private static final Reason[] VALUES = values();
-
-        private final int code;
-
-        Reason(int code) {
-            this.code = code;
-        }
-
-        /** The wire value, 1..8. */
-        public int code() {
-            return code;
-        }
 
         /** Whether an ABORT of this reason names an H code; reasons 7 and 8 send {@link #NO_CODE}. */
         public boolean carriesCode() {
@@ -75,7 +65,7 @@ public record Abort(long reason, long code, String message) {
 
         /** The reason with this wire value, or {@code null} when v1 does not know it. */
         public static Reason ofCode(long code) {
-            return code >= 1 && code <= VALUES.length ? VALUES[(int) code - 1] : null;
+            return PositionCoded.ofCode(VALUES, code);
         }
     }
 
