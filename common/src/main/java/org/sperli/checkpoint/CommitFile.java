@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
 import org.sperli.protocol.Limits;
@@ -36,7 +37,7 @@ import org.sperli.protocol.Limits;
  * another size) and {@link #expectRankFile} a rank file's hash with its entry (H1620).
  */
 public record CommitFile(long version, long epoch, JobId jobId, long size, List<byte[]> rankFileSha256,
-                         byte[] signature) {
+                         byte[] signature) implements Encodable {
     public static final String MAGIC = "SPRLCMIT";
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;
@@ -187,6 +188,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
     }
 
     /** 2522 + 32 x size. Refuses an unsigned COMMIT or anything {@link #read} refuses. */
+    @Override
     public int encodedLength() {
         int signed = signedPartLength();
         if (signature == null) {
@@ -198,19 +200,13 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
     }
 
     /** Writes the whole file at {@code out}'s position and advances it; nothing is written when it refuses. */
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         writeSignedPart(b);
         int at = signatureLengthOffset((int) size);
         b.putShort(at, (short) SIGNATURE_LENGTH);
         b.put(at + SIGNATURE_LENGTH_SIZE, signature);
-    }
-
-    /** The whole file as a fresh array. */
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private void writeSignedPart(ByteBuffer b) {
@@ -240,7 +236,6 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         return null;
     }
-
 
     private static String sizeFault(long size) {
         return size < Limits.MIN_SIZE || size > Limits.MAX_SIZE ? "size=" + size + ", expected 1..4096" : null;

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
 import org.sperli.protocol.Limits;
@@ -32,7 +33,7 @@ import org.sperli.protocol.Limits;
  * be large, and travel as buffer slices.
  */
 public record RankFileHeader(long version, long epoch, JobId jobId, long rank, long size, long stateLength,
-                             byte[] stateSha256) {
+                             byte[] stateSha256) implements Encodable {
     public static final String MAGIC = "SPRLCKPT";
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;
@@ -124,6 +125,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
     }
 
     /** 80; refuses (IllegalArgumentException) a header that {@link #read} would refuse. */
+    @Override
     public int encodedLength() {
         RankFiles.requireEncodable("rank file header", Wire.first(Wire.versionFault(version),
                 Wire.u32Fault("epoch", epoch), Wire.u32Fault("rank", rank),
@@ -133,6 +135,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
     }
 
     /** Writes the 80 bytes at {@code out}'s position and advances it; nothing is written when it refuses. */
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.put(MAGIC_OFFSET, MAGIC_BYTES);
@@ -144,14 +147,6 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         b.putLong(STATE_LENGTH_OFFSET, stateLength);
         b.put(STATE_SHA256_OFFSET, stateSha256);
     }
-
-    /** The 80 bytes as a fresh array. */
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
-    }
-
 
     private static String stateLengthFault(long stateLength) {
         return stateLength < 0 || stateLength > MAX_STATE_LENGTH

@@ -20,7 +20,6 @@ public final class RankFiles {
     /** Bytes of a SHA-256. */
     public static final int SHA256_LENGTH = 32;
 
-
     private RankFiles() {
     }
 

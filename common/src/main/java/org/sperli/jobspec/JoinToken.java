@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
 
@@ -38,7 +39,7 @@ import org.sperli.protocol.Wire;
  * {@code null} signature until {@link #withSignature} gives it one; only a signed token encodes whole.
  */
 public record JoinToken(JobId jobId, long rank, long size, long incarnation, long expiryMs, String host,
-                        byte[] signature) {
+                        byte[] signature) implements Encodable {
     public static final int JOB_ID_OFFSET = 0;
     public static final int RANK_OFFSET = JOB_ID_OFFSET + JobId.LENGTH;
     public static final int SIZE_OFFSET = RANK_OFFSET + 4;
@@ -146,6 +147,7 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
     }
 
     /** Bytes of the whole token. Refuses an unsigned token or anything {@link #read} refuses. */
+    @Override
     public int encodedLength() {
         requireEncodable(messageFault());
         if (signature == null) {
@@ -157,6 +159,7 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
     }
 
     /** Writes the whole token at {@code out}'s position and advances it; nothing is written when it refuses. */
+    @Override
     public void write(ByteBuffer out) {
         int length = encodedLength();
         if (out.isReadOnly()) {
@@ -171,13 +174,6 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
         b.putShort(signatureLengthOffset, (short) SIGNATURE_LENGTH);
         b.put(signatureLengthOffset + SIGNATURE_LENGTH_SIZE, signature);
         out.position(out.position() + length);
-    }
-
-    /** The whole token as a fresh array. */
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private void writeMessage(ByteBuffer b) {

@@ -25,6 +25,24 @@ public final class Wire {
         return payload.slice().order(ByteOrder.LITTLE_ENDIAN);
     }
 
+    /** {@link #view} of a payload of at least {@code fixedLength} bytes; a shorter one is refused with H1610. */
+    public static ByteBuffer viewAtLeast(ByteBuffer payload, int fixedLength, String type) {
+        ByteBuffer b = view(payload);
+        if (b.limit() < fixedLength) {
+            throw refuse(ErrorCode.H1610, "length=" + b.limit() + ", " + type + " needs at least " + fixedLength);
+        }
+        return b;
+    }
+
+    /** {@link #view} of a payload of exactly {@code length} bytes; any other length is refused with H1610. */
+    public static ByteBuffer viewExactly(ByteBuffer payload, int length, String type) {
+        ByteBuffer b = view(payload);
+        if (b.limit() != length) {
+            throw refuse(ErrorCode.H1610, "length=" + b.limit() + ", " + type + " is exactly " + length);
+        }
+        return b;
+    }
+
     /**
      * Claims {@code n} bytes at {@code out}'s position as a little-endian view and advances {@code out} past them.
      * Space and writability are checked first, so a failing write leaves {@code out} untouched.

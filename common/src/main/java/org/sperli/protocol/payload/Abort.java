@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.PositionCoded;
 import org.sperli.protocol.Wire;
@@ -25,7 +26,7 @@ import org.sperli.protocol.Wire;
  * <p>A decoded message with malformed sequences can grow when encoded again (each replacement is 3 bytes), so the
  * 1024-byte rule is checked when encoding, not when constructing; {@link #of} truncates to fit.
  */
-public record Abort(long reason, long code, String message) {
+public record Abort(long reason, long code, String message) implements Encodable {
     public static final int REASON_OFFSET = 0;
     public static final int CODE_OFFSET = REASON_OFFSET + 4;
     public static final int MESSAGE_LENGTH_OFFSET = CODE_OFFSET + 4;
@@ -92,11 +93,8 @@ public record Abort(long reason, long code, String message) {
 
     /** Decodes the whole payload; only the message length and a cut payload are refused (H1610). */
     public static Abort read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
+        ByteBuffer b = Wire.viewAtLeast(payload, FIXED_LENGTH, "ABORT");
         int length = b.limit();
-        if (length < FIXED_LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + length + ", ABORT needs at least " + FIXED_LENGTH);
-        }
         int messageLength = Wire.u16(b, MESSAGE_LENGTH_OFFSET);
         if (messageLength > Limits.MAX_ABORT_MESSAGE) {
             throw Wire.refuse(ErrorCode.H1610,
@@ -121,10 +119,12 @@ public record Abort(long reason, long code, String message) {
         return code > Integer.MAX_VALUE ? null : ErrorCode.ofNumber((int) code);
     }
 
+    @Override
     public int encodedLength() {
         return FIXED_LENGTH + encodedMessage().length;
     }
 
+    @Override
     public void write(ByteBuffer out) {
         byte[] m = encodedMessage();
         ByteBuffer b = Wire.claim(out, FIXED_LENGTH + m.length);
@@ -132,12 +132,6 @@ public record Abort(long reason, long code, String message) {
         b.putInt(CODE_OFFSET, (int) code);
         b.putShort(MESSAGE_LENGTH_OFFSET, (short) m.length);
         b.put(MESSAGE_OFFSET, m);
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     /** The message's UTF-8 bytes after the encoder's checks; unpaired surrogates become '?'. */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.checkpoint.CommitFile;
 import org.sperli.checkpoint.RankFiles;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
 
@@ -24,7 +25,7 @@ import org.sperli.protocol.Wire;
  * <p>{@link #commit()} is {@code null} when the payload has none (an empty buffer given to the constructor means the
  * same); otherwise it is a read-only slice of the decoded buffer, never a copy, and a fresh view on every call.
  */
-public record Resume(long status, ByteBuffer commit) {
+public record Resume(long status, ByteBuffer commit) implements Encodable {
     public static final int GO_ON = 0;
     public static final int LOADED_FROM_BUDDY = 1;
     public static final int CANNOT_LOAD = 2;
@@ -81,23 +82,19 @@ public record Resume(long status, ByteBuffer commit) {
         return commit != null;
     }
 
+    @Override
     public int encodedLength() {
         Wire.requireEncodable(Wire.first(fault(status, commit), commitLengthFault()));
         return FIXED_LENGTH + (commit == null ? 0 : commit.remaining());
     }
 
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.putInt(STATUS_OFFSET, (int) status);
         if (commit != null) {
             b.put(COMMIT_OFFSET, commit, 0, commit.remaining());
         }
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private static String fault(long status, ByteBuffer commit) {
