@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
@@ -52,8 +53,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
     /** Bytes of a COMMIT file besides its hashes: 2522. */
     public static final int FIXED_LENGTH = HASHES_OFFSET + SIGNATURE_LENGTH_SIZE + SIGNATURE_LENGTH;
     /** Shortest and longest COMMIT file (size 1 and 4096). */
-    public static final int MIN_LENGTH = FIXED_LENGTH + RankFiles.SHA256_LENGTH * Limits.MIN_SIZE;
-    public static final int MAX_LENGTH = FIXED_LENGTH + RankFiles.SHA256_LENGTH * Limits.MAX_SIZE;
+    public static final int MIN_LENGTH = FIXED_LENGTH + Sha256.LENGTH * Limits.MIN_SIZE;
+    public static final int MAX_LENGTH = FIXED_LENGTH + Sha256.LENGTH * Limits.MAX_SIZE;
     /** The CompositeSig application context of COMMIT files. */
     public static final String CONTEXT = "SPERLI-COMMIT-1";
 
@@ -84,7 +85,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         if (size < Limits.MIN_SIZE || size > Limits.MAX_SIZE) {
             throw new IllegalArgumentException("size=" + size + ", expected 1..4096");
         }
-        return FIXED_LENGTH + RankFiles.SHA256_LENGTH * size;
+        return FIXED_LENGTH + Sha256.LENGTH * size;
     }
 
     /** Decodes the bytes from {@code commit}'s position to its limit, without moving the position. Refusals: H1621. */
@@ -116,8 +117,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         List<byte[]> hashes = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
-            byte[] sha = new byte[RankFiles.SHA256_LENGTH];
-            b.get(HASHES_OFFSET + RankFiles.SHA256_LENGTH * r, sha);
+            byte[] sha = new byte[Sha256.LENGTH];
+            b.get(HASHES_OFFSET + Sha256.LENGTH * r, sha);
             hashes.add(sha);
         }
         byte[] signature = new byte[SIGNATURE_LENGTH];
@@ -216,12 +217,12 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         jobId.write(b, JOB_ID_OFFSET);
         b.putInt(SIZE_OFFSET, (int) size);
         for (int r = 0; r < rankFileSha256.size(); r++) {
-            b.put(HASHES_OFFSET + RankFiles.SHA256_LENGTH * r, rankFileSha256.get(r));
+            b.put(HASHES_OFFSET + Sha256.LENGTH * r, rankFileSha256.get(r));
         }
     }
 
     private static int signatureLengthOffset(int size) {
-        return HASHES_OFFSET + RankFiles.SHA256_LENGTH * size;
+        return HASHES_OFFSET + Sha256.LENGTH * size;
     }
 
     private String hashesFault() {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
@@ -44,7 +45,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
     public static final int STATE_LENGTH_OFFSET = SIZE_OFFSET + 4;
     public static final int STATE_SHA256_OFFSET = STATE_LENGTH_OFFSET + 8;
     /** Bytes of the header: 80. */
-    public static final int LENGTH = STATE_SHA256_OFFSET + RankFiles.SHA256_LENGTH;
+    public static final int LENGTH = STATE_SHA256_OFFSET + Sha256.LENGTH;
     /** Longest state whose file length 80 + L still fits a signed 64-bit length. */
     public static final long MAX_STATE_LENGTH = Long.MAX_VALUE - LENGTH;
 
@@ -57,7 +58,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
 
     /** The v1 header of {@code state} (position to limit, not moved); the state is hashed in place, not copied. */
     public static RankFileHeader forState(JobId jobId, long epoch, long rank, long size, ByteBuffer state) {
-        return new RankFileHeader(Limits.VERSION, epoch, jobId, rank, size, state.remaining(), RankFiles.sha256(state));
+        return new RankFileHeader(Limits.VERSION, epoch, jobId, rank, size, state.remaining(), Sha256.of(state));
     }
 
     /**
@@ -84,7 +85,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         if (fault != null) {
             throw refuse(fault);
         }
-        byte[] sha = new byte[RankFiles.SHA256_LENGTH];
+        byte[] sha = new byte[Sha256.LENGTH];
         b.get(STATE_SHA256_OFFSET, sha);
         return new RankFileHeader(version,
                 Integer.toUnsignedLong(b.getInt(EPOCH_OFFSET)),

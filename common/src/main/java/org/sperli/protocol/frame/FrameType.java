@@ -1,7 +1,7 @@
 package org.sperli.protocol.frame;
 
 import org.sperli.checkpoint.CommitFile;
-import org.sperli.checkpoint.RankFiles;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.PositionCoded;
 import org.sperli.protocol.payload.Abort;
@@ -57,7 +57,7 @@ public enum FrameType implements PositionCoded {
 
     /** Like {@link CommitFile#lengthFor}, also for a size outside 1..4096 (a receiver's context never is). */
     private static long commitLength(int jobSize) {
-        return CommitFile.FIXED_LENGTH + (long) RankFiles.SHA256_LENGTH * jobSize;
+        return CommitFile.FIXED_LENGTH + (long) Sha256.LENGTH * jobSize;
     }
 
     /** The type with this code, or {@code null} for 0 and codes above 11. */

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.checkpoint.CommitFile;
-import org.sperli.checkpoint.RankFiles;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
@@ -115,7 +115,7 @@ public record Resume(long status, ByteBuffer commit) implements Encodable {
         int c = commit.remaining();
         int hashes = c - CommitFile.FIXED_LENGTH;
         boolean fits = c >= CommitFile.MIN_LENGTH && c <= CommitFile.MAX_LENGTH
-                && hashes % RankFiles.SHA256_LENGTH == 0;
+                && hashes % Sha256.LENGTH == 0;
         return fits ? null : "COMMIT length=" + c + ", expected 2522 + 32 x size for size 1..4096";
     }
 
