@@ -4,27 +4,18 @@ import io.netty.channel.ChannelFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
-import org.sperli.Request;
 import org.sperli.SperliException;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
-final class SendRequest implements Request<Void> {
+final class SendRequest extends CountedRequest<Void> {
     private final int dest;
     private final ChannelFuture future;
     private final JobFate fate;
-    /** Set when the request is an isend: it counts as open until its completion was seen. */
-    private OpenRequests open;
 
     SendRequest(int dest, ChannelFuture future, JobFate fate) {
         this.dest = dest;
         this.future = future;
         this.fate = fate;
-    }
-
-    /** Makes this an isend, counted in {@code requests} until await returned or test gave true. */
-    synchronized void countIn(OpenRequests requests) {
-        this.open = requests;
-        requests.opened();
     }
 
     @Override
@@ -67,12 +58,5 @@ final class SendRequest implements Request<Void> {
     /** After a failure elsewhere: waits at most {@code ms} for TLS to let go of the payload, throwing nothing. */
     void awaitQuietly(long ms) {
         future.awaitUninterruptibly(ms, TimeUnit.MILLISECONDS);
-    }
-
-    private synchronized void seen() {
-        if (open != null) {
-            open.closed();
-            open = null;
-        }
     }
 }
