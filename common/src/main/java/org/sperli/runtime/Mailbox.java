@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.transport.FlowControl;
@@ -160,19 +161,19 @@ final class Mailbox {
 
     /** Whether {@code peer} closed its connection without BYE. */
     boolean lost(int peer) {
-        lock.lock();
-        try {
-            return boxes[peer].lost();
-        } finally {
-            lock.unlock();
-        }
+        return holds(peer, Box::lost);
     }
 
     /** Whether {@code peer} can still send: it has neither said BYE nor closed. */
     boolean present(int peer) {
+        return holds(peer, Box::present);
+    }
+
+    /** {@code test} of {@code peer}'s box, under the lock, so that no arrival changes the box halfway. */
+    private boolean holds(int peer, Predicate<Box> test) {
         lock.lock();
         try {
-            return boxes[peer].present();
+            return test.test(boxes[peer]);
         } finally {
             lock.unlock();
         }
