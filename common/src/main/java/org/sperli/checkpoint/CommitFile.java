@@ -39,6 +39,8 @@ import org.sperli.protocol.Limits;
  */
 public record CommitFile(long version, long epoch, JobId jobId, long size, List<byte[]> rankFileSha256,
                          byte[] signature) implements Encodable {
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final String MAGIC = "SPRLCMIT";
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;

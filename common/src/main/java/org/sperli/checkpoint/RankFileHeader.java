@@ -35,6 +35,8 @@ import org.sperli.protocol.Limits;
  */
 public record RankFileHeader(long version, long epoch, JobId jobId, long rank, long size, long stateLength,
                              byte[] stateSha256) implements Encodable {
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final String MAGIC = "SPRLCKPT";
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;

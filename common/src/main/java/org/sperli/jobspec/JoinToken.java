@@ -40,6 +40,8 @@ import org.sperli.protocol.Wire;
  */
 public record JoinToken(JobId jobId, long rank, long size, long incarnation, long expiryMs, String host,
                         byte[] signature) implements Encodable {
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int JOB_ID_OFFSET = 0;
     public static final int RANK_OFFSET = JOB_ID_OFFSET + JobId.LENGTH;
     public static final int SIZE_OFFSET = RANK_OFFSET + 4;

@@ -37,6 +37,8 @@ public record CkptData(int kind, long fileRank, long offset, long total, ByteBuf
     public static final int KIND_NO_COPY = 3;
     public static final int KIND_NEEDS_NOTHING = 4;
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int KIND_OFFSET = 0;
     public static final int ZERO_OFFSET = KIND_OFFSET + 1;
     public static final int FILE_RANK_OFFSET = ZERO_OFFSET + 3;

@@ -34,6 +34,8 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
     public static final int TOWARD_ROOT = 0;
     public static final int FROM_ROOT = 1;
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int OPERATION_OFFSET = 0;
     public static final int ELEMENT_TYPE_OFFSET = OPERATION_OFFSET + 1;
     public static final int REDUCE_OP_OFFSET = ELEMENT_TYPE_OFFSET + 1;

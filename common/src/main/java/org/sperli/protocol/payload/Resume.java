@@ -31,6 +31,8 @@ public record Resume(long status, ByteBuffer commit) implements Encodable {
     public static final int CANNOT_LOAD = 2;
     public static final int OFFER = 3;
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int STATUS_OFFSET = 0;
     public static final int COMMIT_OFFSET = STATUS_OFFSET + 4;
     /** Bytes without a COMMIT: 4. */
