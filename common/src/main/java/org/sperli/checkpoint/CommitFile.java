@@ -185,9 +185,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
 
     /** Bytes 0 .. 36 + 32 x size, the message the signature covers. */
     public byte[] signedPart() {
-        byte[] out = new byte[signedPartLength()];
-        writeSignedPart(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN));
-        return out;
+        return Wire.written(signedPartLength(), this::writeSignedPart);
     }
 
     /** 2522 + 32 x size. Refuses an unsigned COMMIT or anything {@link #read} refuses. */

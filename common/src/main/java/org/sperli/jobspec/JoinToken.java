@@ -143,9 +143,7 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
 
     /** The message the signature covers, bytes 0 .. 38 + H. */
     public byte[] signedPart() {
-        byte[] out = new byte[signedPartLength()];
-        writeMessage(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN));
-        return out;
+        return Wire.written(signedPartLength(), this::writeMessage);
     }
 
     /** Bytes of the whole token. Refuses an unsigned token or anything {@link #read} refuses. */

@@ -4,6 +4,7 @@ import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
+import java.util.function.Consumer;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 
@@ -41,6 +42,16 @@ public final class Wire {
             throw refuse(ErrorCode.H1610, "length=" + b.limit() + ", " + type + " is exactly " + length);
         }
         return b;
+    }
+
+    /**
+     * A fresh array of {@code length} bytes that {@code writer} fills at absolute offsets of its little-endian view:
+     * the part of a layout that a signature covers, written by the same code that writes the whole layout.
+     */
+    public static byte[] written(int length, Consumer<ByteBuffer> writer) {
+        byte[] out = new byte[length];
+        writer.accept(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN));
+        return out;
     }
 
     /**
