@@ -160,6 +160,8 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         return new SperliException(ErrorCode.H1619, "rank file " + reason);
     }
 
+    // Written out because a record compares the stateSha256 array by reference; JoinToken does the same for its
+    // signature.
     @Override
     public boolean equals(Object o) {
         return o instanceof RankFileHeader h && version == h.version && epoch == h.epoch && jobId.equals(h.jobId)

@@ -141,6 +141,9 @@ public record JobDescription(
         }
     }
 
+    // Copies out, as CompositeSig.KeyPair's accessors do: a record hands out its arrays themselves, and a holder could
+    // change a description or a key that was checked or signed.
+
     /** The raw join token (a copy). */
     @Override
     public byte[] token() {

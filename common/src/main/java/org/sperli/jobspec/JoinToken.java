@@ -216,6 +216,8 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
         return new SperliException(ErrorCode.H1614, "join token: " + reason);
     }
 
+    // Written out because a record compares the signature array by reference; RankFileHeader does the same for its
+    // hash.
     @Override
     public boolean equals(Object o) {
         return o instanceof JoinToken t && rank == t.rank && size == t.size && incarnation == t.incarnation

@@ -51,6 +51,8 @@ public record CkptAck(byte[] sha256) implements Encodable {
         Wire.claim(out, encodedLength()).put(SHA256_OFFSET, sha256);
     }
 
+    // Written out because a record compares an array component by reference; a hash equals another by its bytes,
+    // as a JobId does.
     @Override
     public boolean equals(Object o) {
         return o instanceof CkptAck a && Arrays.equals(sha256, a.sha256);

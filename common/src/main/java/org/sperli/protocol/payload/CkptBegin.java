@@ -44,6 +44,8 @@ public record CkptBegin(long version, long size) implements Encodable {
         }
     }
 
+    // Checked as a receiver checks, then written at the table's offsets, as CollectiveHeader and every fixed payload
+    // do over their own fields; what they share (the refusal, the claimed view) is Wire's already.
     @Override
     public int encodedLength() {
         // No receiver accepts another version or a size outside the v1 membership.

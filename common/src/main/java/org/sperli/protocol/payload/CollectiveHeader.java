@@ -100,6 +100,9 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
         return null;
     }
 
+    // Checked as a receiver checks, then written at the table's offsets, as CkptBegin and every fixed payload do over
+    // their own fields; what they share (the refusal, the claimed view) is Wire's already.
+
     /** Bytes of the header alone: 16. */
     @Override
     public int encodedLength() {
