@@ -3,8 +3,9 @@ package org.sperli;
 /**
  * Element types of reduce data (tables section 5). Elements are {@link #width()} bytes, least significant first.
  *
- * <p>The wire code is the position, from 0: a code written beside each constant could disagree with the order that
- * {@link #ofCode} indexes by, so new types are appended, never inserted.
+ * <p>The wire code is the position, from 0: BYTES = 0, I32 = 1, U32 = 2, I64 = 3, U64 = 4, F32 = 5, F64 = 6. A code
+ * written beside each constant could disagree with the order that {@link #ofCode} indexes by, so new types are
+ * appended, never inserted.
  */
 public enum ElementType {
     BYTES(1),

@@ -3,7 +3,8 @@ package org.sperli;
 /**
  * Reduce operations (tables section 5). Code 0 and codes above 10 are refused with H1618.
  *
- * <p>The wire code is the position, from 1, as {@link #ofCode} indexes by it: new operations are appended.
+ * <p>The wire code is the position, from 1, as {@link #ofCode} indexes by it: SUM = 1, PROD = 2, MIN = 3, MAX = 4,
+ * LAND = 5, LOR = 6, LXOR = 7, BAND = 8, BOR = 9, BXOR = 10. New operations are appended.
  */
 public enum ReduceOp {
     SUM,

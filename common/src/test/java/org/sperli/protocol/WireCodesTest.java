@@ -11,6 +11,7 @@ import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
 import org.sperli.protocol.frame.FrameType;
+import org.sperli.protocol.payload.Abort;
 
 /**
  * The enums whose wire code is their position: these tables, copied from the protocol's tables, fail a reordering
@@ -21,6 +22,13 @@ class WireCodesTest {
     void frameTypesHaveTheCodesOfTablesSection2() {
         assertCodes(List.of("HELLO", "DATA", "COLLECTIVE", "HEARTBEAT", "ABORT", "CKPT_BEGIN", "CKPT_DATA", "CKPT_ACK",
                 "CKPT_COMMIT", "RESUME", "BYE"), 1, FrameType.values(), FrameType::code, FrameType::ofCode);
+    }
+
+    @Test
+    void abortReasonsHaveTheValuesOfTablesSection2() {
+        assertCodes(List.of("PEER_LOST", "REFUSED", "COLLECTIVE_MISMATCH", "ROOT_DATA_REFUSED", "CHECKPOINT_FAILED",
+                "RESUME_FAILED", "PROGRAM_FAILED", "OPERATOR_STOP"), 1, Abort.Reason.values(), Abort.Reason::code,
+                Abort.Reason::ofCode);
     }
 
     @Test

@@ -13,7 +13,12 @@ import org.sperli.protocol.payload.Heartbeat;
 import org.sperli.protocol.payload.Hello;
 import org.sperli.protocol.payload.Resume;
 
-/** Frame types of v1 (tables section 2). Code 0 and codes above 11 are refused. */
+/**
+ * Frame types of v1 (tables section 2). Code 0 and codes above 11 are refused.
+ *
+ * <p>The wire code is the position, from 1 ({@link PositionCoded}): HELLO = 1, DATA = 2, COLLECTIVE = 3,
+ * HEARTBEAT = 4, ABORT = 5, CKPT_BEGIN = 6, CKPT_DATA = 7, CKPT_ACK = 8, CKPT_COMMIT = 9, RESUME = 10, BYE = 11.
+ */
 public enum FrameType implements PositionCoded {
     HELLO,
     DATA,

@@ -38,7 +38,11 @@ public record Abort(long reason, long code, String message) implements Encodable
     /** The code field of the reasons that carry no H code: the program failed (7), the operator's stop (8). */
     public static final int NO_CODE = 0;
 
-    /** The reasons of v1 (tables section 2). */
+    /**
+     * The reasons of v1 (tables section 2). The wire value is the position, from 1 ({@link PositionCoded}):
+     * PEER_LOST = 1, REFUSED = 2, COLLECTIVE_MISMATCH = 3, ROOT_DATA_REFUSED = 4, CHECKPOINT_FAILED = 5,
+     * RESUME_FAILED = 6, PROGRAM_FAILED = 7, OPERATOR_STOP = 8.
+     */
     public enum Reason implements PositionCoded {
         /** Silence, or a close without BYE; code 1613. */
         PEER_LOST,
