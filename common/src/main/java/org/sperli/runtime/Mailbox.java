@@ -22,9 +22,9 @@ import org.sperli.transport.Frame;
  * job's end signal. Once the job has ended (failed or leaving) arriving frames are dropped.
  */
 final class Mailbox {
-    // Each method takes the lock itself, lock-try-finally written out, so that the methods look alike: deliver runs
-    // for every frame on an event loop, and the waits hold the lock across Condition.await, which a helper taking a
-    // lambda would hide (holds() serves the one-line reads).
+    // Each method takes the lock itself, lock-try-finally written out, which makes the short ones look alike: deliver
+    // runs for every frame on an event loop, and the waits hold the lock across Condition.await, which a helper taking
+    // a lambda would hide (holds() serves the one-line reads).
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Box[] boxes;
