@@ -2,29 +2,31 @@ package org.sperli;
 
 /**
  * Element types of reduce data (tables section 5). Elements are {@link #width()} bytes, least significant first.
+ *
+ * <p>The wire code is the position, from 0: BYTES = 0, I32 = 1, U32 = 2, I64 = 3, U64 = 4, F32 = 5, F64 = 6. A code
+ * written beside each constant could disagree with the order that {@link #ofCode} indexes by, so new types are
+ * appended, never inserted.
  */
 public enum ElementType {
-    BYTES(0, 1),
-    I32(1, 4),
-    U32(2, 4),
-    I64(3, 8),
-    U64(4, 8),
-    F32(5, 4),
-    F64(6, 8);
+    BYTES(1),
+    I32(4),
+    U32(4),
+    I64(8),
+    U64(8),
+    F32(4),
+    F64(8);
 
     private static final ElementType[] BY_CODE = values();
 
-    private final int code;
     private final int width;
 
-    ElementType(int code, int width) {
-        this.code = code;
+    ElementType(int width) {
         this.width = width;
     }
 
     /** The wire code, 0..6. */
     public int code() {
-        return code;
+        return ordinal();
     }
 
     /** Bytes per element: 1, 4 or 8. */

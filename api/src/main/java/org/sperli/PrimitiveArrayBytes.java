@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
  * {@link ArrayTypeCollectives}').
  * A {@code null} passes through as {@code null}, so the byte form refuses it (H1618) and a non-root's null result
  * stays null. Each conversion is one bulk copy; the wire carries bytes, and Java has no view of an {@code int[]} as
- * bytes.
+ * bytes. The methods are alike on purpose, one per primitive type: generics do not reach primitive arrays.
  */
 final class PrimitiveArrayBytes {
     private PrimitiveArrayBytes() {

@@ -2,28 +2,27 @@ package org.sperli;
 
 /**
  * Reduce operations (tables section 5). Code 0 and codes above 10 are refused with H1618.
+ *
+ * <p>The wire code is the position, from 1, as {@link #ofCode} indexes by it: SUM = 1, PROD = 2, MIN = 3, MAX = 4,
+ * LAND = 5, LOR = 6, LXOR = 7, BAND = 8, BOR = 9, BXOR = 10. New operations are appended.
  */
 public enum ReduceOp {
-    SUM(1),
-    PROD(2),
-    MIN(3),
-    MAX(4),
-    LAND(5),
-    LOR(6),
-    LXOR(7),
-    BAND(8),
-    BOR(9),
-    BXOR(10);
+    SUM,
+    PROD,
+    MIN,
+    MAX,
+    LAND,
+    LOR,
+    LXOR,
+    BAND,
+    BOR,
+    BXOR;
 
-    private final int code;
-
-    ReduceOp(int code) {
-        this.code = code;
-    }
+    private static final ReduceOp[] BY_CODE = values();
 
     /** The wire code, 1..10. */
     public int code() {
-        return code;
+        return ordinal() + 1;
     }
 
     public boolean isLogical() {
@@ -47,6 +46,6 @@ public enum ReduceOp {
 
     /** The operation with this wire code, or {@code null} for 0 and codes above 10. */
     public static ReduceOp ofCode(int code) {
-        return code >= 1 && code <= 10 ? values()[code - 1] : null;
+        return code >= 1 && code <= BY_CODE.length ? BY_CODE[code - 1] : null;
     }
 }

@@ -7,7 +7,8 @@ import org.sperli.collective.Combine;
 
 /**
  * The flat array types behind {@link ArrayTypes}: one small class per Java array, each a bulk copy through a view
- * buffer (raw bits for floats) and {@link Combine}'s typed form for reduce.
+ * buffer (raw bits for floats) and {@link Combine}'s typed form for reduce. The classes are alike on purpose: Java's
+ * generics do not reach primitive arrays, and each copy needs the view buffer of its own element type.
  */
 final class FlatTypes {
     private FlatTypes() {

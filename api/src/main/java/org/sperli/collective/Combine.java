@@ -177,27 +177,28 @@ public final class Combine {
         byte[] bStage = b.hasArray() ? null : new byte[stage];
         for (int done = 0; done < n; done += stage) {
             int length = Math.min(stage, n - done);
-            byte[] x = accStage;
-            int xOffset = 0;
-            if (accStage == null) {
-                x = acc.array();
-                xOffset = acc.arrayOffset() + accStart + done;
-            } else {
-                acc.get(accStart + done, accStage, 0, length);
-            }
-            byte[] y = bStage;
-            int yOffset = 0;
-            if (bStage == null) {
-                y = b.array();
-                yOffset = b.arrayOffset() + bStart + done;
-            } else {
-                b.get(bStart + done, bStage, 0, length);
-            }
-            kernel.apply(x, xOffset, y, yOffset, length);
+            int accAt = accStart + done;
+            int bAt = bStart + done;
+            kernel.apply(staged(acc, accStage, accAt, length), offsetIn(acc, accStage, accAt),
+                    staged(b, bStage, bAt, length), offsetIn(b, bStage, bAt), length);
             if (accStage != null) {
-                acc.put(accStart + done, accStage, 0, length);
+                acc.put(accAt, accStage, 0, length);
             }
         }
+    }
+
+    /** {@code buffer}'s own array when {@code stage} is null, else {@code stage} holding its bytes from {@code at}. */
+    private static byte[] staged(ByteBuffer buffer, byte[] stage, int at, int length) {
+        if (stage == null) {
+            return buffer.array();
+        }
+        buffer.get(at, stage, 0, length);
+        return stage;
+    }
+
+    /** Where byte {@code at} of {@code buffer} lies in the array {@link #staged} gave for it. */
+    private static int offsetIn(ByteBuffer buffer, byte[] stage, int at) {
+        return stage == null ? buffer.arrayOffset() + at : 0;
     }
 
     private static void requireAllowed(ElementType type, ReduceOp op) {

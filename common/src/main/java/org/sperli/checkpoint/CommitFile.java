@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
 import org.sperli.protocol.Limits;
@@ -36,7 +38,9 @@ import org.sperli.protocol.Limits;
  * another size) and {@link #expectRankFile} a rank file's hash with its entry (H1620).
  */
 public record CommitFile(long version, long epoch, JobId jobId, long size, List<byte[]> rankFileSha256,
-                         byte[] signature) {
+                         byte[] signature) implements Encodable {
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final String MAGIC = "SPRLCMIT";
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;
@@ -51,8 +55,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
     /** Bytes of a COMMIT file besides its hashes: 2522. */
     public static final int FIXED_LENGTH = HASHES_OFFSET + SIGNATURE_LENGTH_SIZE + SIGNATURE_LENGTH;
     /** Shortest and longest COMMIT file (size 1 and 4096). */
-    public static final int MIN_LENGTH = FIXED_LENGTH + RankFiles.SHA256_LENGTH * Limits.MIN_SIZE;
-    public static final int MAX_LENGTH = FIXED_LENGTH + RankFiles.SHA256_LENGTH * Limits.MAX_SIZE;
+    public static final int MIN_LENGTH = FIXED_LENGTH + Sha256.LENGTH * Limits.MIN_SIZE;
+    public static final int MAX_LENGTH = FIXED_LENGTH + Sha256.LENGTH * Limits.MAX_SIZE;
     /** The CompositeSig application context of COMMIT files. */
     public static final String CONTEXT = "SPERLI-COMMIT-1";
 
@@ -83,7 +87,7 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         if (size < Limits.MIN_SIZE || size > Limits.MAX_SIZE) {
             throw new IllegalArgumentException("size=" + size + ", expected 1..4096");
         }
-        return FIXED_LENGTH + RankFiles.SHA256_LENGTH * size;
+        return FIXED_LENGTH + Sha256.LENGTH * size;
     }
 
     /** Decodes the bytes from {@code commit}'s position to its limit, without moving the position. Refusals: H1621. */
@@ -115,8 +119,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         List<byte[]> hashes = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
-            byte[] sha = new byte[RankFiles.SHA256_LENGTH];
-            b.get(HASHES_OFFSET + RankFiles.SHA256_LENGTH * r, sha);
+            byte[] sha = new byte[Sha256.LENGTH];
+            b.get(HASHES_OFFSET + Sha256.LENGTH * r, sha);
             hashes.add(sha);
         }
         byte[] signature = new byte[SIGNATURE_LENGTH];
@@ -181,12 +185,11 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
 
     /** Bytes 0 .. 36 + 32 x size, the message the signature covers. */
     public byte[] signedPart() {
-        byte[] out = new byte[signedPartLength()];
-        writeSignedPart(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN));
-        return out;
+        return Wire.written(signedPartLength(), this::writeSignedPart);
     }
 
     /** 2522 + 32 x size. Refuses an unsigned COMMIT or anything {@link #read} refuses. */
+    @Override
     public int encodedLength() {
         int signed = signedPartLength();
         if (signature == null) {
@@ -198,19 +201,13 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
     }
 
     /** Writes the whole file at {@code out}'s position and advances it; nothing is written when it refuses. */
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         writeSignedPart(b);
         int at = signatureLengthOffset((int) size);
         b.putShort(at, (short) SIGNATURE_LENGTH);
         b.put(at + SIGNATURE_LENGTH_SIZE, signature);
-    }
-
-    /** The whole file as a fresh array. */
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private void writeSignedPart(ByteBuffer b) {
@@ -220,12 +217,12 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         jobId.write(b, JOB_ID_OFFSET);
         b.putInt(SIZE_OFFSET, (int) size);
         for (int r = 0; r < rankFileSha256.size(); r++) {
-            b.put(HASHES_OFFSET + RankFiles.SHA256_LENGTH * r, rankFileSha256.get(r));
+            b.put(HASHES_OFFSET + Sha256.LENGTH * r, rankFileSha256.get(r));
         }
     }
 
     private static int signatureLengthOffset(int size) {
-        return HASHES_OFFSET + RankFiles.SHA256_LENGTH * size;
+        return HASHES_OFFSET + Sha256.LENGTH * size;
     }
 
     private String hashesFault() {
@@ -240,7 +237,6 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         return null;
     }
-
 
     private static String sizeFault(long size) {
         return size < Limits.MIN_SIZE || size > Limits.MAX_SIZE ? "size=" + size + ", expected 1..4096" : null;

@@ -2,6 +2,7 @@ package org.sperli.checkpoint;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.sperli.protocol.CanonicalDecimal;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 
@@ -105,18 +106,8 @@ public final class EpochLayout {
      * 1..4294967295 without sign or leading zeros), so that a scan for the newest epoch skips anything else.
      */
     public static long parseEpoch(String name) {
-        if (name.isEmpty() || name.length() > 10 || name.charAt(0) == '0') {
-            return -1;
-        }
-        long value = 0;
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value <= MAX_EPOCH ? value : -1;
+        long epoch = CanonicalDecimal.parse(name, MAX_EPOCH);
+        return epoch >= 1 ? epoch : -1;
     }
 
     private static String rankName(int rank) {

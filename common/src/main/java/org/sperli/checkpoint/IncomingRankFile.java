@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.JobId;
 
 /**
@@ -28,8 +29,8 @@ public final class IncomingRankFile implements AutoCloseable {
     private final int rank;
     private final int size;
     private final FileChannel channel;
-    private final MessageDigest stateDigest = RankFiles.newSha256();
-    private final MessageDigest fileDigest = RankFiles.newSha256();
+    private final MessageDigest stateDigest = Sha256.newDigest();
+    private final MessageDigest fileDigest = Sha256.newDigest();
     private final ByteBuffer head = ByteBuffer.allocate(RankFileHeader.LENGTH);
     private RankFileHeader header;
     private long received;

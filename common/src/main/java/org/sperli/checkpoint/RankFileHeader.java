@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
 import org.sperli.protocol.Limits;
@@ -32,7 +34,9 @@ import org.sperli.protocol.Limits;
  * be large, and travel as buffer slices.
  */
 public record RankFileHeader(long version, long epoch, JobId jobId, long rank, long size, long stateLength,
-                             byte[] stateSha256) {
+                             byte[] stateSha256) implements Encodable {
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final String MAGIC = "SPRLCKPT";
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;
@@ -43,7 +47,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
     public static final int STATE_LENGTH_OFFSET = SIZE_OFFSET + 4;
     public static final int STATE_SHA256_OFFSET = STATE_LENGTH_OFFSET + 8;
     /** Bytes of the header: 80. */
-    public static final int LENGTH = STATE_SHA256_OFFSET + RankFiles.SHA256_LENGTH;
+    public static final int LENGTH = STATE_SHA256_OFFSET + Sha256.LENGTH;
     /** Longest state whose file length 80 + L still fits a signed 64-bit length. */
     public static final long MAX_STATE_LENGTH = Long.MAX_VALUE - LENGTH;
 
@@ -56,7 +60,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
 
     /** The v1 header of {@code state} (position to limit, not moved); the state is hashed in place, not copied. */
     public static RankFileHeader forState(JobId jobId, long epoch, long rank, long size, ByteBuffer state) {
-        return new RankFileHeader(Limits.VERSION, epoch, jobId, rank, size, state.remaining(), RankFiles.sha256(state));
+        return new RankFileHeader(Limits.VERSION, epoch, jobId, rank, size, state.remaining(), Sha256.of(state));
     }
 
     /**
@@ -83,7 +87,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         if (fault != null) {
             throw refuse(fault);
         }
-        byte[] sha = new byte[RankFiles.SHA256_LENGTH];
+        byte[] sha = new byte[Sha256.LENGTH];
         b.get(STATE_SHA256_OFFSET, sha);
         return new RankFileHeader(version,
                 Integer.toUnsignedLong(b.getInt(EPOCH_OFFSET)),
@@ -124,6 +128,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
     }
 
     /** 80; refuses (IllegalArgumentException) a header that {@link #read} would refuse. */
+    @Override
     public int encodedLength() {
         RankFiles.requireEncodable("rank file header", Wire.first(Wire.versionFault(version),
                 Wire.u32Fault("epoch", epoch), Wire.u32Fault("rank", rank),
@@ -133,6 +138,7 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
     }
 
     /** Writes the 80 bytes at {@code out}'s position and advances it; nothing is written when it refuses. */
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.put(MAGIC_OFFSET, MAGIC_BYTES);
@@ -145,14 +151,6 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         b.put(STATE_SHA256_OFFSET, stateSha256);
     }
 
-    /** The 80 bytes as a fresh array. */
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
-    }
-
-
     private static String stateLengthFault(long stateLength) {
         return stateLength < 0 || stateLength > MAX_STATE_LENGTH
                 ? "state length=" + Long.toUnsignedString(stateLength) + ", maximum " + MAX_STATE_LENGTH : null;
@@ -162,6 +160,8 @@ public record RankFileHeader(long version, long epoch, JobId jobId, long rank, l
         return new SperliException(ErrorCode.H1619, "rank file " + reason);
     }
 
+    // Written out because a record compares the stateSha256 array by reference; JoinToken does the same for its
+    // signature.
     @Override
     public boolean equals(Object o) {
         return o instanceof RankFileHeader h && version == h.version && epoch == h.epoch && jobId.equals(h.jobId)

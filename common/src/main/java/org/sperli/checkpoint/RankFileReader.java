@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.JobId;
 
 /**
@@ -48,8 +49,8 @@ public final class RankFileReader {
             readFully(channel, head, file);
             RankFileHeader header = RankFileHeader.read(head.flip());
             header.expect(job, epoch, rank, size, length);
-            MessageDigest stateDigest = RankFiles.newSha256();
-            MessageDigest fileDigest = RankFiles.newSha256();
+            MessageDigest stateDigest = Sha256.newDigest();
+            MessageDigest fileDigest = Sha256.newDigest();
             fileDigest.update(head.array());
             byte[] state = null;
             if (load) {

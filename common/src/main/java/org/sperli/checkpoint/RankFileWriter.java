@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import org.sperli.Checkpointable;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 
@@ -31,7 +32,7 @@ final class RankFileWriter {
         try {
             writeFully(channel, ByteBuffer.allocate(RankFileHeader.LENGTH), 0);
             channel.position(RankFileHeader.LENGTH);
-            StateOutput out = new StateOutput(channel, RankFiles.newSha256());
+            StateOutput out = new StateOutput(channel, Sha256.newDigest());
             state.writeCheckpoint(out);
             out.finish();
             header = new RankFileHeader(Limits.VERSION, epoch, job, rank, size, out.length(), out.sha256());
@@ -55,7 +56,7 @@ final class RankFileWriter {
 
     /** SHA-256 of a whole file, read in 1 MiB pieces. */
     static byte[] fileSha256(Path file) throws IOException {
-        MessageDigest digest = RankFiles.newSha256();
+        MessageDigest digest = Sha256.newDigest();
         ByteBuffer buffer = ByteBuffer.allocateDirect(StateOutput.BUFFER_BYTES);
         try (FileChannel channel = FileChannel.open(file)) {
             while (channel.read(buffer) >= 0) {

@@ -2,10 +2,10 @@ package org.sperli.checkpoint;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.JobId;
 
 /**
@@ -14,30 +14,10 @@ import org.sperli.protocol.JobId;
  *
  * <p>Every method reads from the buffer's position to its limit and leaves the position where it was; nothing is
  * copied, so a state of any size costs no extra memory. Callers that stream a file from disk feed
- * {@link #newSha256()} themselves and then use {@link RankFileHeader#expect}.
+ * {@link Sha256#newDigest()} themselves and then use {@link RankFileHeader#expect}.
  */
 public final class RankFiles {
-    /** Bytes of a SHA-256. */
-    public static final int SHA256_LENGTH = 32;
-
-
     private RankFiles() {
-    }
-
-    /** A fresh SHA-256 digest (every Java platform has one). */
-    public static MessageDigest newSha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the platform has no SHA-256", e);
-        }
-    }
-
-    /** SHA-256 of the bytes from {@code data}'s position to its limit; the position is not moved. */
-    public static byte[] sha256(ByteBuffer data) {
-        MessageDigest digest = newSha256();
-        digest.update(data.duplicate());
-        return digest.digest();
     }
 
     /**
@@ -45,7 +25,7 @@ public final class RankFiles {
      * joining the two.
      */
     public static byte[] fileSha256(RankFileHeader header, ByteBuffer state) {
-        MessageDigest digest = newSha256();
+        MessageDigest digest = Sha256.newDigest();
         digest.update(header.toBytes());
         digest.update(state.duplicate());
         return digest.digest();
@@ -60,7 +40,7 @@ public final class RankFiles {
             throw new SperliException(ErrorCode.H1619,
                     "rank file state length=" + state.remaining() + ", header says " + header.stateLength());
         }
-        byte[] actual = sha256(state);
+        byte[] actual = Sha256.of(state);
         if (!MessageDigest.isEqual(actual, header.stateSha256())) {
             throw new SperliException(ErrorCode.H1620, "rank file state SHA-256=" + hex(actual) + ", header says "
                     + hex(header.stateSha256()));
@@ -89,7 +69,7 @@ public final class RankFiles {
     }
 
     static String shaFault(String field, byte[] sha) {
-        return sha.length != SHA256_LENGTH ? field + " of " + sha.length + " bytes, expected " + SHA256_LENGTH : null;
+        return sha.length != Sha256.LENGTH ? field + " of " + sha.length + " bytes, expected " + Sha256.LENGTH : null;
     }
 
     /** An encoder's refusal: the decoder's words, raised as the sender's programming error. */

@@ -217,6 +217,7 @@ public final class CompositeSig {
             secretKey = secretKey.clone();
         }
 
+        // Copies out, as JobDescription's accessors do: a record would hand out the arrays themselves.
         @Override
         public byte[] publicKey() {
             return publicKey.clone();

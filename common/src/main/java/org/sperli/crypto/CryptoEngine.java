@@ -29,23 +29,22 @@ public final class CryptoEngine {
     /** The environment variable that chooses the engine when no option does. */
     public static final String VARIABLE = "SPERLI_TLS_ENGINE";
 
-    /** The engines there are. */
+    /** The engines there are; each is named on the command line by its name in lower case. */
     public enum Name {
         /** The JDK's providers (SunEC, SunJCE): pure Java, always there. */
-        JDK("jdk", "SunJSSE over the JDK's own crypto"),
+        JDK("SunJSSE over the JDK's own crypto"),
         /** AWS-LC through ACCP, first among the JCA providers. */
-        ACCP("accp", "SunJSSE over AWS-LC (Amazon Corretto Crypto Provider)");
+        ACCP("SunJSSE over AWS-LC (Amazon Corretto Crypto Provider)");
 
-        private final String word;
         private final String description;
 
-        Name(String word, String description) {
-            this.word = word;
+        Name(String description) {
             this.description = description;
         }
 
+        /** The word {@code --tls-engine} and {@value CryptoEngine#VARIABLE} take. */
         public String word() {
-            return word;
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public String description() {

@@ -11,6 +11,7 @@ import javax.security.auth.x500.X500Principal;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.jobspec.HostSyntax;
+import org.sperli.protocol.CanonicalDecimal;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 
@@ -116,19 +117,7 @@ public final class PeerIdentity {
 
     /** The rank of {@code digits}, or -1 when it is not decimal 0..4095 without leading zeros and nothing else. */
     private static int decimalRank(String digits) {
-        int maxDigits = Integer.toString(Limits.MAX_SIZE - 1).length();
-        if (digits.isEmpty() || digits.length() > maxDigits || (digits.length() > 1 && digits.charAt(0) == '0')) {
-            return -1;
-        }
-        int rank = 0;
-        for (int i = 0; i < digits.length(); i++) {
-            char c = digits.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            rank = rank * 10 + (c - '0');
-        }
-        return rank < Limits.MAX_SIZE ? rank : -1;
+        return (int) CanonicalDecimal.parse(digits, Limits.MAX_SIZE - 1);
     }
 
     private static String kind(int type) {

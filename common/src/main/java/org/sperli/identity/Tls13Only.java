@@ -53,6 +53,9 @@ final class Tls13Only extends SSLContextSpi {
         throw new KeyManagementException("this context is initialised once, by TlsContexts");
     }
 
+    // One override per SPI method, each handing on to the wrapped context, as RankRuntime's accessors hand on to its
+    // configuration: SSLContextSpi has no forwarding base class, and only the products (factories, engines, default
+    // parameters) are restricted on the way out.
     @Override
     protected SSLSocketFactory engineGetSocketFactory() {
         return new Tls13SocketFactory(inner.getSocketFactory());

@@ -8,7 +8,8 @@ import javax.net.ssl.SSLServerSocketFactory;
 
 /**
  * A server socket factory whose every server socket, and so every accepted socket, is restricted by
- * {@link Tls13Only#restrict(javax.net.ssl.SSLParameters)}.
+ * {@link Tls13Only#restrict(javax.net.ssl.SSLParameters)}. It delegates as its twin {@link Tls13SocketFactory} does,
+ * to the other of the JDK's two factory types, which share no interface: the pair is a deliberate specialisation.
  */
 final class Tls13ServerSocketFactory extends SSLServerSocketFactory {
     private final SSLServerSocketFactory inner;

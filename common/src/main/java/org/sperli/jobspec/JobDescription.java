@@ -73,6 +73,8 @@ public record JobDescription(
 
     /** The one format of v1. */
     public static final int FORMAT_VERSION = 1;
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int FORMAT_VERSION_OFFSET = 0;
     public static final int JOB_ID_OFFSET = FORMAT_VERSION_OFFSET + 2;
     public static final int SIZE_OFFSET = JOB_ID_OFFSET + JobId.LENGTH;
@@ -138,6 +140,9 @@ public record JobDescription(
             Arrays.fill(bytes, (byte) 0);
         }
     }
+
+    // Copies out, as CompositeSig.KeyPair's accessors do: a record hands out its arrays themselves, and a holder could
+    // change a description or a key that was checked or signed.
 
     /** The raw join token (a copy). */
     @Override

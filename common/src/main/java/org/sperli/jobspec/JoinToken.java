@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
 
@@ -38,7 +39,9 @@ import org.sperli.protocol.Wire;
  * {@code null} signature until {@link #withSignature} gives it one; only a signed token encodes whole.
  */
 public record JoinToken(JobId jobId, long rank, long size, long incarnation, long expiryMs, String host,
-                        byte[] signature) {
+                        byte[] signature) implements Encodable {
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int JOB_ID_OFFSET = 0;
     public static final int RANK_OFFSET = JOB_ID_OFFSET + JobId.LENGTH;
     public static final int SIZE_OFFSET = RANK_OFFSET + 4;
@@ -140,12 +143,11 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
 
     /** The message the signature covers, bytes 0 .. 38 + H. */
     public byte[] signedPart() {
-        byte[] out = new byte[signedPartLength()];
-        writeMessage(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN));
-        return out;
+        return Wire.written(signedPartLength(), this::writeMessage);
     }
 
     /** Bytes of the whole token. Refuses an unsigned token or anything {@link #read} refuses. */
+    @Override
     public int encodedLength() {
         requireEncodable(messageFault());
         if (signature == null) {
@@ -157,6 +159,7 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
     }
 
     /** Writes the whole token at {@code out}'s position and advances it; nothing is written when it refuses. */
+    @Override
     public void write(ByteBuffer out) {
         int length = encodedLength();
         if (out.isReadOnly()) {
@@ -171,13 +174,6 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
         b.putShort(signatureLengthOffset, (short) SIGNATURE_LENGTH);
         b.put(signatureLengthOffset + SIGNATURE_LENGTH_SIZE, signature);
         out.position(out.position() + length);
-    }
-
-    /** The whole token as a fresh array. */
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private void writeMessage(ByteBuffer b) {
@@ -220,6 +216,8 @@ public record JoinToken(JobId jobId, long rank, long size, long incarnation, lon
         return new SperliException(ErrorCode.H1614, "join token: " + reason);
     }
 
+    // Written out because a record compares the signature array by reference; RankFileHeader does the same for its
+    // hash.
     @Override
     public boolean equals(Object o) {
         return o instanceof JoinToken t && rank == t.rank && size == t.size && incarnation == t.incarnation

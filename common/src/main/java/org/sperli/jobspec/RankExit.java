@@ -7,7 +7,8 @@ import org.sperli.SperliException;
  * The exit statuses of a rank process (tables section 10, "Ranks and the launcher"; protocol section 11 gives every H
  * code its status): the contract between a rank and its launcher, which judges ranks by these numbers alone. So every
  * implementation of a rank must use them; rankd decides its status here, and the launcher's words for a status are
- * {@link #meaning}.
+ * {@link #meaning}. The launcher's own statuses ({@code ExitCodes}) are another table for another reader, the shell
+ * that started it, and look like this one only in form.
  *
  * <pre>
  * 0  the program completed (BYE sent)

@@ -88,6 +88,8 @@ public final class JobId {
         return true;
     }
 
+    // Equal by its bytes: Object's equality, like a record's, would compare the array by reference. CkptAck,
+    // RankFileHeader and JoinToken spell out the same three methods for the same reason.
     @Override
     public boolean equals(Object o) {
         return o instanceof JobId other && Arrays.equals(bytes, other.bytes);

@@ -4,6 +4,7 @@ import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
+import java.util.function.Consumer;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 
@@ -23,6 +24,34 @@ public final class Wire {
      */
     public static ByteBuffer view(ByteBuffer payload) {
         return payload.slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** {@link #view} of a payload of at least {@code fixedLength} bytes; a shorter one is refused with H1610. */
+    public static ByteBuffer viewAtLeast(ByteBuffer payload, int fixedLength, String type) {
+        ByteBuffer b = view(payload);
+        if (b.limit() < fixedLength) {
+            throw refuse(ErrorCode.H1610, "length=" + b.limit() + ", " + type + " needs at least " + fixedLength);
+        }
+        return b;
+    }
+
+    /** {@link #view} of a payload of exactly {@code length} bytes; any other length is refused with H1610. */
+    public static ByteBuffer viewExactly(ByteBuffer payload, int length, String type) {
+        ByteBuffer b = view(payload);
+        if (b.limit() != length) {
+            throw refuse(ErrorCode.H1610, "length=" + b.limit() + ", " + type + " is exactly " + length);
+        }
+        return b;
+    }
+
+    /**
+     * A fresh array of {@code length} bytes that {@code writer} fills at absolute offsets of its little-endian view:
+     * the part of a layout that a signature covers, written by the same code that writes the whole layout.
+     */
+    public static byte[] written(int length, Consumer<ByteBuffer> writer) {
+        byte[] out = new byte[length];
+        writer.accept(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN));
+        return out;
     }
 
     /**

@@ -4,7 +4,6 @@ import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.checkpoint.CommitFile;
 import org.sperli.checkpoint.EpochLayout;
-import org.sperli.checkpoint.EpochStore;
 import org.sperli.checkpoint.IncomingRankFile;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
@@ -21,19 +20,10 @@ import org.sperli.protocol.payload.CkptData;
  * <p>A file that cannot be loaded is not an exception here but an outcome ({@link Loaded#failureOrNull}): the rank
  * still serves its predecessor and answers rank 0 with status 2. A frame out of order is H1610 and ends the job.
  */
-final class BuddyExchange {
-    private final FrameLink frames;
-    private final CkptLink link;
-    private final EpochStore store;
-    private final int rank;
-    private final int size;
-
-    BuddyExchange(FrameLink frames, CkptLink link, EpochStore store) {
-        this.frames = frames;
-        this.link = link;
-        this.store = store;
-        this.rank = frames.rank();
-        this.size = frames.size();
+final class BuddyExchange extends CheckpointProcedure {
+    /** The exchange of {@code resume}, over its links and store. */
+    BuddyExchange(ResumeDriver resume) {
+        super(resume);
     }
 
     /** The outcome: the state and whether it came from the buddy, or why it could not be loaded. */

@@ -36,27 +36,18 @@ import org.sperli.transport.Frame;
  * H1620), and keep it. Both end by deleting epochs older than the previous one. With one rank there is no frame and
  * no buddy copy.
  */
-final class CheckpointRound {
-    private final FrameLink frames;
-    private final CkptLink link;
-    private final EpochStore store;
+final class CheckpointRound extends CheckpointProcedure {
     private final CheckpointSettings settings;
     private final long epoch;
     private final Hooks hooks;
-    private final int rank;
-    private final int size;
     private BuddySender sender;
 
     CheckpointRound(FrameLink frames, CkptLink link, EpochStore store, CheckpointSettings settings, long epoch,
                     Hooks hooks) {
-        this.frames = frames;
-        this.link = link;
-        this.store = store;
+        super(frames, link, store);
         this.settings = settings;
         this.epoch = epoch;
         this.hooks = hooks;
-        this.rank = frames.rank();
-        this.size = frames.size();
     }
 
     void lead(Checkpointable state) {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.checkpoint.CommitFile;
@@ -72,45 +73,33 @@ final class CkptLink {
 
     /** The SHA-256 a CKPT_ACK of {@code epoch} from {@code peer} carries. */
     byte[] awaitAck(int peer, long epoch) {
-        Frame frame = await(peer, FrameType.CKPT_ACK, epoch);
-        try {
-            return CkptAck.read(frame.payload().nioBuffer()).sha256();
-        } finally {
-            frame.release();
-        }
+        return awaitRead(peer, FrameType.CKPT_ACK, epoch, frame -> CkptAck.read(frame.payload().nioBuffer()).sha256());
     }
 
     /** The bytes of a CKPT_COMMIT of {@code epoch} (its length was checked with the frame header). */
     byte[] awaitCommit(int peer, long epoch) {
-        Frame frame = await(peer, FrameType.CKPT_COMMIT, epoch);
-        try {
+        return awaitRead(peer, FrameType.CKPT_COMMIT, epoch, frame -> {
             byte[] bytes = new byte[frame.payload().readableBytes()];
             frame.payload().getBytes(frame.payload().readerIndex(), bytes);
             return bytes;
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     /** A CKPT_DATA without a chunk (kinds 1, 3, 4) of {@code epoch} from {@code peer}. */
     CkptData awaitControl(int peer, long epoch) {
-        Frame frame = await(peer, FrameType.CKPT_DATA, epoch);
-        try {
+        return awaitRead(peer, FrameType.CKPT_DATA, epoch, frame -> {
             CkptData data = CkptData.read(frame.payload().nioBuffer());
             if (data.carriesChunk()) {
                 throw new SperliException(ErrorCode.H1610, "rank " + peer + " sent CKPT_DATA kind " + data.kind()
                         + " where a request (1) or needs-nothing (4) was expected");
             }
             return data;
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     /** A RESUME from {@code peer}; {@code epoch} as in {@link #await}. */
     ResumeMessage awaitResume(int peer, long epoch) {
-        Frame frame = await(peer, FrameType.RESUME, epoch);
-        try {
+        return awaitRead(peer, FrameType.RESUME, epoch, frame -> {
             Resume resume = Resume.read(frame.payload().nioBuffer(), frames.size());
             byte[] commit = null;
             if (resume.hasCommit()) {
@@ -119,6 +108,14 @@ final class CkptLink {
                 c.get(commit);
             }
             return new ResumeMessage(frame.header().epoch(), resume.status(), commit);
+        });
+    }
+
+    /** What {@code read} takes out of the next frame as in {@link #await}; the frame is released either way. */
+    private <T> T awaitRead(int peer, FrameType type, long epoch, Function<Frame, T> read) {
+        Frame frame = await(peer, type, epoch);
+        try {
+            return read.apply(frame);
         } finally {
             frame.release();
         }

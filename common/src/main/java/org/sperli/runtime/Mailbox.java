@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.transport.FlowControl;
@@ -24,6 +25,9 @@ final class Mailbox {
     /** The heap a queued frame takes besides its payload: the frame, its header, its buffer and the queue's slot. */
     static final long QUEUED_FRAME_OVERHEAD_BYTES = 192;
 
+    // Each method takes the lock itself, lock-try-finally written out, which makes the short ones look alike: deliver
+    // runs for every frame on an event loop, and the waits hold the lock across Condition.await, which a helper taking
+    // a lambda would hide (holds() serves the one-line reads).
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Box[] boxes;
@@ -163,19 +167,19 @@ final class Mailbox {
 
     /** Whether {@code peer} closed its connection without BYE. */
     boolean lost(int peer) {
-        lock.lock();
-        try {
-            return boxes[peer].lost();
-        } finally {
-            lock.unlock();
-        }
+        return holds(peer, Box::lost);
     }
 
     /** Whether {@code peer} can still send: it has neither said BYE nor closed. */
     boolean present(int peer) {
+        return holds(peer, Box::present);
+    }
+
+    /** {@code test} of {@code peer}'s box, under the lock, so that no arrival changes the box halfway. */
+    private boolean holds(int peer, Predicate<Box> test) {
         lock.lock();
         try {
-            return boxes[peer].present();
+            return test.test(boxes[peer]);
         } finally {
             lock.unlock();
         }

@@ -85,6 +85,8 @@ public final class RankRuntime implements Communicator, AutoCloseable {
         return runtime;
     }
 
+    // Rank, size and incarnation are the configuration's, fixed for the rank's life: read there, not kept twice; alike
+    // to Tls13Only's forwarding overrides only in that each answers from the object it wraps.
     @Override
     public int rank() {
         return config.rank();

@@ -2,16 +2,13 @@ package org.sperli.runtime;
 
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
-import org.sperli.Request;
 import org.sperli.transport.Frame;
 
 /** A posted receive. The matched frame is copied into the caller's array on the caller's thread, not the event loop. */
-final class RecvRequest implements Request<byte[]> {
+final class RecvRequest extends CountedRequest<byte[]> {
     final int source;
     final long tag;
     private final Mailbox mailbox;
-    /** Set when the request is an irecv: it counts as open until its completion was seen. */
-    private OpenRequests open;
     /** Set under the mailbox's lock when a DATA frame matches. */
     private Frame matched;
     private byte[] result;
@@ -20,12 +17,6 @@ final class RecvRequest implements Request<byte[]> {
         this.mailbox = mailbox;
         this.source = source;
         this.tag = tag;
-    }
-
-    /** Makes this an irecv, counted in {@code requests} until await returned or test gave true. */
-    synchronized void countIn(OpenRequests requests) {
-        this.open = requests;
-        requests.opened();
     }
 
     @Override
@@ -64,13 +55,6 @@ final class RecvRequest implements Request<byte[]> {
     /** Whether a frame matched; read under the mailbox's lock. */
     boolean done() {
         return matched != null || result != null;
-    }
-
-    private synchronized void seen() {
-        if (open != null) {
-            open.closed();
-            open = null;
-        }
     }
 
     /** Copies and releases the matched frame once; later calls give the same array. */

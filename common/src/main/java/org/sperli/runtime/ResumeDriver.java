@@ -39,7 +39,7 @@ import org.sperli.runtime.CkptLink.ResumeMessage;
  * <p>Every failure ends the job with ABORT reason 6 (reason 2 for a refused frame); every rank reports the code rank
  * 0 sent ({@link CkptLink#jobFailure}).
  */
-final class ResumeDriver {
+final class ResumeDriver extends CheckpointProcedure {
     /**
      * The epoch resumed (0 for a fresh start), the state ({@code null} for a fresh start), and whether this rank's file
      * came from its buddy.
@@ -47,20 +47,11 @@ final class ResumeDriver {
     record Result(long epoch, Restored restoredOrNull, boolean fromBuddy) {
     }
 
-    private final FrameLink frames;
-    private final CkptLink link;
-    private final EpochStore store;
     private final CheckpointSettings settings;
-    private final int rank;
-    private final int size;
 
     ResumeDriver(FrameLink frames, CkptLink link, EpochStore store, CheckpointSettings settings) {
-        this.frames = frames;
-        this.link = link;
-        this.store = store;
+        super(frames, link, store);
         this.settings = settings;
-        this.rank = frames.rank();
-        this.size = frames.size();
     }
 
     Result run() {
@@ -153,7 +144,7 @@ final class ResumeDriver {
         if (!store.holdsCommit(epoch, commitBytes)) {
             store.writeCommit(epoch, commitBytes);
         }
-        return new BuddyExchange(frames, link, store).load(epoch, commit);
+        return new BuddyExchange(this).load(epoch, commit);
     }
 
     /** The offer of a rank other than 0: the newest COMMIT that verifies, else the newest that can be sent. */

@@ -5,18 +5,15 @@ import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
-import org.sperli.Request;
 import org.sperli.SperliException;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
-final class SendRequest implements Request<Void> {
+final class SendRequest extends CountedRequest<Void> {
     private static final Future<Void> DONE = ImmediateEventExecutor.INSTANCE.newSucceededFuture(null);
 
     private final int dest;
     private final Future<?> future;
     private final JobFate fate;
-    /** Set when the request is an isend: it counts as open until its completion was seen. */
-    private OpenRequests open;
 
     SendRequest(int dest, Future<?> future, JobFate fate) {
         this.dest = dest;
@@ -27,12 +24,6 @@ final class SendRequest implements Request<Void> {
     /** A send whose payload was copied: the caller's buffer is free now. */
     static SendRequest completed(int dest, JobFate fate) {
         return new SendRequest(dest, DONE, fate);
-    }
-
-    /** Makes this an isend, counted in {@code requests} until await returned or test gave true. */
-    synchronized void countIn(OpenRequests requests) {
-        this.open = requests;
-        requests.opened();
     }
 
     @Override
@@ -75,12 +66,5 @@ final class SendRequest implements Request<Void> {
     /** After a failure elsewhere: waits at most {@code ms} for TLS to let go of the payload, throwing nothing. */
     void awaitQuietly(long ms) {
         future.awaitUninterruptibly(ms, TimeUnit.MILLISECONDS);
-    }
-
-    private synchronized void seen() {
-        if (open != null) {
-            open.closed();
-            open = null;
-        }
     }
 }

@@ -38,6 +38,8 @@ public final class Connections implements AutoCloseable {
      * or why it cannot listen.
      */
     public synchronized String listen(int port, ChannelInitializer<Channel> init) {
+        // The same options as dial's, set on the accepted children: Netty's server and client bootstraps share no
+        // builder for them, so the two chains are alike on purpose.
         ChannelFuture bound = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)

@@ -1,7 +1,6 @@
 package org.sperli.transport;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.protocol.frame.FrameType;
@@ -10,13 +9,9 @@ import org.sperli.protocol.frame.FrameType;
  * Lets nothing past until the peer's HELLO has been checked, then removes itself, so that a second HELLO reaches the
  * runtime's frame handling, which refuses it. The first-frame rule comes right after the header checks.
  */
-public final class HelloGate extends ChannelInboundHandlerAdapter {
-    private final int peer;
-    private final PeerEvents events;
-
+public final class HelloGate extends PeerEventHandler {
     public HelloGate(int peer, PeerEvents events) {
-        this.peer = peer;
-        this.events = events;
+        super(peer, events);
     }
 
     @Override

@@ -1,19 +1,14 @@
 package org.sperli.transport;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 
 /** The last handler: hands frames, refusals and the close of the connection to the runtime. */
-public final class PeerHandler extends ChannelInboundHandlerAdapter {
-    private final int peer;
-    private final PeerEvents events;
-
+public final class PeerHandler extends PeerEventHandler {
     public PeerHandler(int peer, PeerEvents events) {
-        this.peer = peer;
-        this.events = events;
+        super(peer, events);
     }
 
     @Override

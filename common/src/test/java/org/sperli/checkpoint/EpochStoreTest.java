@@ -19,6 +19,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.jobspec.JobSpecSamples;
 import org.sperli.protocol.JobId;
 
@@ -56,7 +57,7 @@ class EpochStoreTest {
         assertArrayEquals(state, Arrays.copyOfRange(file, 80, file.length));
         assertEquals(RankFileHeader.forState(JOB, 2, 1, 3, ByteBuffer.wrap(state)),
                 RankFileHeader.read(ByteBuffer.wrap(file, 0, 80)));
-        assertArrayEquals(RankFiles.sha256(ByteBuffer.wrap(file)), w.fileSha256());
+        assertArrayEquals(Sha256.of(ByteBuffer.wrap(file)), w.fileSha256());
         assertArrayEquals(state, store.checkOwnFile(2, null, true).stateOrNull());
         assertFalse(Files.exists(store.layout().rankFileTmp(2, 1)));
     }
@@ -100,7 +101,7 @@ class EpochStoreTest {
             sha = in.finish(null);
         }
 
-        assertArrayEquals(RankFiles.sha256(ByteBuffer.wrap(whole)), sha);
+        assertArrayEquals(Sha256.of(ByteBuffer.wrap(whole)), sha);
         assertArrayEquals(whole, Files.readAllBytes(receiver.layout().buddyFile(1, 1)));
         assertFalse(Files.exists(receiver.layout().buddyFileTmp(1, 1)));
     }

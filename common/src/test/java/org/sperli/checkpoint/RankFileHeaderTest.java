@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.jobspec.JobSpecSamples;
 import org.sperli.protocol.JobId;
 
@@ -34,7 +35,7 @@ class RankFileHeaderTest {
         b.putInt(2);                                           // rank
         b.putInt(4);                                           // size
         b.putLong(STATE.length);                               // state length
-        b.put(RankFiles.sha256(ByteBuffer.wrap(STATE)));       // SHA-256 of the state
+        b.put(Sha256.of(ByteBuffer.wrap(STATE)));       // SHA-256 of the state
         return b.flip();
     }
 
@@ -69,7 +70,7 @@ class RankFileHeaderTest {
         assertEquals(2, h.rank());
         assertEquals(4, h.size());
         assertEquals(STATE.length, h.stateLength());
-        assertArrayEquals(RankFiles.sha256(ByteBuffer.wrap(STATE)), h.stateSha256());
+        assertArrayEquals(Sha256.of(ByteBuffer.wrap(STATE)), h.stateSha256());
         assertEquals(sample(), h);
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.jobspec.JobSpecSamples;
 import org.sperli.protocol.JobId;
 
@@ -36,14 +37,14 @@ class RankFilesTest {
     void sha256OfAbcIsTheFipsVector() {
         ByteBuffer abc = ByteBuffer.wrap("abc".getBytes(StandardCharsets.US_ASCII));
         assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-                HexFormat.of().formatHex(RankFiles.sha256(abc)));
+                HexFormat.of().formatHex(Sha256.of(abc)));
         assertEquals(0, abc.position());
     }
 
     @Test
     void fileSha256IsTheHashOfHeaderThenState() {
         RankFileHeader h = RankFileHeader.forState(JOB, 3, 1, 2, ByteBuffer.wrap(STATE));
-        assertArrayEquals(RankFiles.sha256(ByteBuffer.wrap(wholeFile())),
+        assertArrayEquals(Sha256.of(ByteBuffer.wrap(wholeFile())),
                 RankFiles.fileSha256(h, ByteBuffer.wrap(STATE)));
     }
 

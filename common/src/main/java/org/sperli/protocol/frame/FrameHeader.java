@@ -38,6 +38,8 @@ public record FrameHeader(
         long tag,
         long epoch) {
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int LENGTH_OFFSET = 0;
     public static final int TYPE_OFFSET = LENGTH_OFFSET + 4;
     public static final int FLAGS_OFFSET = TYPE_OFFSET + 1;

@@ -1,8 +1,9 @@
 package org.sperli.protocol.frame;
 
 import org.sperli.checkpoint.CommitFile;
-import org.sperli.checkpoint.RankFiles;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.PositionCoded;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CkptAck;
 import org.sperli.protocol.payload.CkptBegin;
@@ -12,35 +13,30 @@ import org.sperli.protocol.payload.Heartbeat;
 import org.sperli.protocol.payload.Hello;
 import org.sperli.protocol.payload.Resume;
 
-/** Frame types of v1 (tables section 2). Code 0 and codes above 11 are refused. */
-public enum FrameType {
-    HELLO(1),
-    DATA(2),
-    COLLECTIVE(3),
-    HEARTBEAT(4),
-    ABORT(5),
-    CKPT_BEGIN(6),
-    CKPT_DATA(7),
-    CKPT_ACK(8),
-    CKPT_COMMIT(9),
-    RESUME(10),
-    BYE(11);
+/**
+ * Frame types of v1 (tables section 2). Code 0 and codes above 11 are refused.
+ *
+ * <p>The wire code is the position, from 1 ({@link PositionCoded}): HELLO = 1, DATA = 2, COLLECTIVE = 3,
+ * HEARTBEAT = 4, ABORT = 5, CKPT_BEGIN = 6, CKPT_DATA = 7, CKPT_ACK = 8, CKPT_COMMIT = 9, RESUME = 10, BYE = 11.
+ */
+public enum FrameType implements PositionCoded {
+    HELLO,
+    DATA,
+    COLLECTIVE,
+    HEARTBEAT,
+    ABORT,
+    CKPT_BEGIN,
+    CKPT_DATA,
+    CKPT_ACK,
+    CKPT_COMMIT,
+    RESUME,
+    BYE;
 
     private static final FrameType[] VALUES = values();
 
-    private final int code;
-
-    FrameType(int code) {
-        this.code = code;
-    }
-
-    public int code() {
-        return code;
-    }
-
     /** Whether the header's epoch field carries a checkpoint epoch (it must be 0 for every other type). */
     public boolean carriesEpoch() {
-        return code >= CKPT_BEGIN.code && code <= RESUME.code;
+        return compareTo(CKPT_BEGIN) >= 0 && compareTo(RESUME) <= 0;
     }
 
     /**
@@ -66,11 +62,11 @@ public enum FrameType {
 
     /** Like {@link CommitFile#lengthFor}, also for a size outside 1..4096 (a receiver's context never is). */
     private static long commitLength(int jobSize) {
-        return CommitFile.FIXED_LENGTH + (long) RankFiles.SHA256_LENGTH * jobSize;
+        return CommitFile.FIXED_LENGTH + (long) Sha256.LENGTH * jobSize;
     }
 
     /** The type with this code, or {@code null} for 0 and codes above 11. */
     public static FrameType ofCode(int code) {
-        return code >= 1 && code <= VALUES.length ? VALUES[code - 1] : null;
+        return PositionCoded.ofCode(VALUES, code);
     }
 }

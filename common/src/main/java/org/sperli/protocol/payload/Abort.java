@@ -4,7 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
+import org.sperli.protocol.PositionCoded;
 import org.sperli.protocol.Wire;
 
 /**
@@ -24,7 +26,7 @@ import org.sperli.protocol.Wire;
  * <p>A decoded message with malformed sequences can grow when encoded again (each replacement is 3 bytes), so the
  * 1024-byte rule is checked when encoding, not when constructing; {@link #of} truncates to fit.
  */
-public record Abort(long reason, long code, String message) {
+public record Abort(long reason, long code, String message) implements Encodable {
     public static final int REASON_OFFSET = 0;
     public static final int CODE_OFFSET = REASON_OFFSET + 4;
     public static final int MESSAGE_LENGTH_OFFSET = CODE_OFFSET + 4;
@@ -36,37 +38,30 @@ public record Abort(long reason, long code, String message) {
     /** The code field of the reasons that carry no H code: the program failed (7), the operator's stop (8). */
     public static final int NO_CODE = 0;
 
-    /** The reasons of v1 (tables section 2). */
-    public enum Reason {
+    /**
+     * The reasons of v1 (tables section 2). The wire value is the position, from 1 ({@link PositionCoded}):
+     * PEER_LOST = 1, REFUSED = 2, COLLECTIVE_MISMATCH = 3, ROOT_DATA_REFUSED = 4, CHECKPOINT_FAILED = 5,
+     * RESUME_FAILED = 6, PROGRAM_FAILED = 7, OPERATOR_STOP = 8.
+     */
+    public enum Reason implements PositionCoded {
         /** Silence, or a close without BYE; code 1613. */
-        PEER_LOST(1),
+        PEER_LOST,
         /** A frame or peer refused; the refusal's code. */
-        REFUSED(2),
+        REFUSED,
         /** A collective frame does not answer the call; 1617 (1618 for reduce lengths). */
-        COLLECTIVE_MISMATCH(3),
+        COLLECTIVE_MISMATCH,
         /** Data only the root holds was refused: bcast data missing or over the limit, scatter blocks; 1618. */
-        ROOT_DATA_REFUSED(4),
+        ROOT_DATA_REFUSED,
         /** A checkpoint failed; the failure's code. */
-        CHECKPOINT_FAILED(5),
+        CHECKPOINT_FAILED,
         /** A resume failed; the failure's code. */
-        RESUME_FAILED(6),
+        RESUME_FAILED,
         /** The program failed; code 0. */
-        PROGRAM_FAILED(7),
+        PROGRAM_FAILED,
         /** Stopped by the operator; code 0. */
-        OPERATOR_STOP(8);
+        OPERATOR_STOP;
 
         private static final Reason[] VALUES = values();
-
-        private final int code;
-
-        Reason(int code) {
-            this.code = code;
-        }
-
-        /** The wire value, 1..8. */
-        public int code() {
-            return code;
-        }
 
         /** Whether an ABORT of this reason names an H code; reasons 7 and 8 send {@link #NO_CODE}. */
         public boolean carriesCode() {
@@ -75,7 +70,7 @@ public record Abort(long reason, long code, String message) {
 
         /** The reason with this wire value, or {@code null} when v1 does not know it. */
         public static Reason ofCode(long code) {
-            return code >= 1 && code <= VALUES.length ? VALUES[(int) code - 1] : null;
+            return PositionCoded.ofCode(VALUES, code);
         }
     }
 
@@ -102,11 +97,8 @@ public record Abort(long reason, long code, String message) {
 
     /** Decodes the whole payload; only the message length and a cut payload are refused (H1610). */
     public static Abort read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
+        ByteBuffer b = Wire.viewAtLeast(payload, FIXED_LENGTH, "ABORT");
         int length = b.limit();
-        if (length < FIXED_LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + length + ", ABORT needs at least " + FIXED_LENGTH);
-        }
         int messageLength = Wire.u16(b, MESSAGE_LENGTH_OFFSET);
         if (messageLength > Limits.MAX_ABORT_MESSAGE) {
             throw Wire.refuse(ErrorCode.H1610,
@@ -131,10 +123,12 @@ public record Abort(long reason, long code, String message) {
         return code > Integer.MAX_VALUE ? null : ErrorCode.ofNumber((int) code);
     }
 
+    @Override
     public int encodedLength() {
         return FIXED_LENGTH + encodedMessage().length;
     }
 
+    @Override
     public void write(ByteBuffer out) {
         byte[] m = encodedMessage();
         ByteBuffer b = Wire.claim(out, FIXED_LENGTH + m.length);
@@ -142,12 +136,6 @@ public record Abort(long reason, long code, String message) {
         b.putInt(CODE_OFFSET, (int) code);
         b.putShort(MESSAGE_LENGTH_OFFSET, (short) m.length);
         b.put(MESSAGE_OFFSET, m);
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     /** The message's UTF-8 bytes after the encoder's checks; unpaired surrogates become '?'. */

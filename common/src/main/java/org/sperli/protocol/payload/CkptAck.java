@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
-import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Wire;
 
 /**
@@ -17,7 +17,7 @@ import org.sperli.protocol.Wire;
  *
  * <p>Any other length is H1610. The hash is copied in and out, so a record cannot change under its holder.
  */
-public record CkptAck(byte[] sha256) {
+public record CkptAck(byte[] sha256) implements Encodable {
     public static final int SHA256_OFFSET = 0;
     /** Bytes of the payload: 32. */
     public static final int LENGTH = SHA256_OFFSET + 32;
@@ -28,10 +28,7 @@ public record CkptAck(byte[] sha256) {
     }
 
     public static CkptAck read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
-        if (b.limit() != LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + b.limit() + ", CKPT_ACK is exactly " + LENGTH);
-        }
+        ByteBuffer b = Wire.viewExactly(payload, LENGTH, "CKPT_ACK");
         byte[] hash = new byte[LENGTH];
         b.get(SHA256_OFFSET, hash);
         return new CkptAck(hash);
@@ -43,21 +40,19 @@ public record CkptAck(byte[] sha256) {
         return sha256.clone();
     }
 
+    @Override
     public int encodedLength() {
         Wire.requireEncodable(sha256.length != LENGTH ? "sha256 length=" + sha256.length + ", expected 32" : null);
         return LENGTH;
     }
 
+    @Override
     public void write(ByteBuffer out) {
         Wire.claim(out, encodedLength()).put(SHA256_OFFSET, sha256);
     }
 
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
-    }
-
+    // Written out because a record compares an array component by reference; a hash equals another by its bytes,
+    // as a JobId does.
     @Override
     public boolean equals(Object o) {
         return o instanceof CkptAck a && Arrays.equals(sha256, a.sha256);

@@ -2,6 +2,7 @@ package org.sperli.protocol.payload;
 
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
 
@@ -17,7 +18,7 @@ import org.sperli.protocol.Wire;
  * <p>{@link #read} refuses only a length other than 8 (H1610); the version and size need the receiver's job and are
  * judged by {@link #check}, so that their codes are the checkpoint codes and not a frame refusal.
  */
-public record CkptBegin(long version, long size) {
+public record CkptBegin(long version, long size) implements Encodable {
     public static final int VERSION_OFFSET = 0;
     public static final int SIZE_OFFSET = VERSION_OFFSET + 4;
     /** Bytes of the payload: 8. */
@@ -29,10 +30,7 @@ public record CkptBegin(long version, long size) {
     }
 
     public static CkptBegin read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
-        if (b.limit() != LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + b.limit() + ", CKPT_BEGIN is exactly " + LENGTH);
-        }
+        ByteBuffer b = Wire.viewExactly(payload, LENGTH, "CKPT_BEGIN");
         return new CkptBegin(Wire.u32(b, VERSION_OFFSET), Wire.u32(b, SIZE_OFFSET));
     }
 
@@ -46,6 +44,9 @@ public record CkptBegin(long version, long size) {
         }
     }
 
+    // Checked as a receiver checks, then written at the table's offsets, as CollectiveHeader and every fixed payload
+    // do over their own fields; what they share (the refusal, the claimed view) is Wire's already.
+    @Override
     public int encodedLength() {
         // No receiver accepts another version or a size outside the v1 membership.
         Wire.requireEncodable(Wire.first(
@@ -55,15 +56,10 @@ public record CkptBegin(long version, long size) {
         return LENGTH;
     }
 
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.putInt(VERSION_OFFSET, (int) version);
         b.putInt(SIZE_OFFSET, (int) size);
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 }

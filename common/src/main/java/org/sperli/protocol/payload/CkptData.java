@@ -3,6 +3,7 @@ package org.sperli.protocol.payload;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
 
@@ -29,13 +30,15 @@ import org.sperli.protocol.Wire;
  * never a copy (it can be 1 MiB), so it is valid only while that buffer is; {@link #chunk()} returns a fresh view each
  * time, and equality compares chunk contents.
  */
-public record CkptData(int kind, long fileRank, long offset, long total, ByteBuffer chunk) {
+public record CkptData(int kind, long fileRank, long offset, long total, ByteBuffer chunk) implements Encodable {
     public static final int KIND_BUDDY_CHUNK = 0;
     public static final int KIND_REQUEST = 1;
     public static final int KIND_ANSWER_CHUNK = 2;
     public static final int KIND_NO_COPY = 3;
     public static final int KIND_NEEDS_NOTHING = 4;
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int KIND_OFFSET = 0;
     public static final int ZERO_OFFSET = KIND_OFFSET + 1;
     public static final int FILE_RANK_OFFSET = ZERO_OFFSET + 3;
@@ -70,11 +73,8 @@ public record CkptData(int kind, long fileRank, long offset, long total, ByteBuf
     }
 
     public static CkptData read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
+        ByteBuffer b = Wire.viewAtLeast(payload, FIXED_LENGTH, "CKPT_DATA");
         int length = b.limit();
-        if (length < FIXED_LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + length + ", CKPT_DATA needs at least " + FIXED_LENGTH);
-        }
         int kind = Wire.u8(b, KIND_OFFSET);
         int zero = Wire.u8(b, ZERO_OFFSET) | Wire.u8(b, ZERO_OFFSET + 1) << 8 | Wire.u8(b, ZERO_OFFSET + 2) << 16;
         long offset = b.getLong(FILE_OFFSET_OFFSET);
@@ -107,12 +107,14 @@ public record CkptData(int kind, long fileRank, long offset, long total, ByteBuf
         return chunk.remaining();
     }
 
+    @Override
     public int encodedLength() {
         Wire.requireEncodable(Wire.first(Wire.u8Fault("kind", kind), Wire.u32Fault("file rank", fileRank),
                 fault(kind, offset, total, chunk.remaining())));
         return FIXED_LENGTH + chunk.remaining();
     }
 
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.put(KIND_OFFSET, (byte) kind);
@@ -121,12 +123,6 @@ public record CkptData(int kind, long fileRank, long offset, long total, ByteBuf
         b.putLong(FILE_OFFSET_OFFSET, offset);
         b.putLong(TOTAL_OFFSET, total);
         b.put(CHUNK_OFFSET, chunk, 0, chunk.remaining());
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     /** The single-frame rules shared by decoder and encoder, in table order; the fault or {@code null}. */

@@ -2,6 +2,7 @@ package org.sperli.protocol.payload;
 
 import java.nio.ByteBuffer;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Wire;
 
 /**
@@ -21,7 +22,8 @@ import org.sperli.protocol.Wire;
  * and reduce operation are not judged alone: a frame answers a call, and {@link #mismatch} against that call finds
  * any difference (also H1617), while a call's own arguments were checked before anything was sent (H1618).
  */
-public record CollectiveHeader(int operation, int elementType, int reduceOp, int phase, long root, long sequence) {
+public record CollectiveHeader(int operation, int elementType, int reduceOp, int phase, long root, long sequence)
+        implements Encodable {
     public static final int BARRIER = 1;
     public static final int BCAST = 2;
     public static final int REDUCE = 3;
@@ -32,6 +34,8 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
     public static final int TOWARD_ROOT = 0;
     public static final int FROM_ROOT = 1;
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int OPERATION_OFFSET = 0;
     public static final int ELEMENT_TYPE_OFFSET = OPERATION_OFFSET + 1;
     public static final int REDUCE_OP_OFFSET = ELEMENT_TYPE_OFFSET + 1;
@@ -43,10 +47,7 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
 
     /** Decodes the first 16 bytes of the payload; the data after them is left alone, however long. */
     public static CollectiveHeader read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
-        if (b.limit() < LENGTH) {
-            throw Wire.refuse(ErrorCode.H1617, "length=" + b.limit() + ", collective header is " + LENGTH);
-        }
+        ByteBuffer b = headed(payload);
         int operation = Wire.u8(b, OPERATION_OFFSET);
         int phase = Wire.u8(b, PHASE_OFFSET);
         String fault = Wire.first(operationFault(operation), phaseFault(phase));
@@ -59,11 +60,17 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
 
     /** The data after the header: a read-only slice, never a copy. A payload under 16 bytes is H1617. */
     public static ByteBuffer data(ByteBuffer payload) {
+        ByteBuffer b = headed(payload);
+        return Wire.readOnlySlice(b, LENGTH, b.limit() - LENGTH);
+    }
+
+    /** {@link Wire#view} of a payload that has room for the header; a shorter one is H1617, not H1610. */
+    private static ByteBuffer headed(ByteBuffer payload) {
         ByteBuffer b = Wire.view(payload);
         if (b.limit() < LENGTH) {
             throw Wire.refuse(ErrorCode.H1617, "length=" + b.limit() + ", collective header is " + LENGTH);
         }
-        return Wire.readOnlySlice(b, LENGTH, b.limit() - LENGTH);
+        return b;
     }
 
     /**
@@ -93,7 +100,11 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
         return null;
     }
 
+    // Checked as a receiver checks, then written at the table's offsets, as CkptBegin and every fixed payload do over
+    // their own fields; what they share (the refusal, the claimed view) is Wire's already.
+
     /** Bytes of the header alone: 16. */
+    @Override
     public int encodedLength() {
         Wire.requireEncodable(Wire.first(operationFault(operation), Wire.u8Fault("element type", elementType),
                 Wire.u8Fault("reduce operation", reduceOp), phaseFault(phase), Wire.u32Fault("root", root)));
@@ -101,6 +112,7 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
     }
 
     /** Writes the header alone; the caller writes the data after it. */
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.put(OPERATION_OFFSET, (byte) operation);
@@ -109,12 +121,6 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
         b.put(PHASE_OFFSET, (byte) phase);
         b.putInt(ROOT_OFFSET, (int) root);
         b.putLong(SEQUENCE_OFFSET, sequence);
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private static String operationFault(int operation) {

@@ -1,7 +1,7 @@
 package org.sperli.protocol.payload;
 
 import java.nio.ByteBuffer;
-import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Wire;
 
 /**
@@ -14,30 +14,23 @@ import org.sperli.protocol.Wire;
  *
  * <p>Any other length is H1610. The counter is unsigned 64-bit held in a {@code long}.
  */
-public record Heartbeat(long counter) {
+public record Heartbeat(long counter) implements Encodable {
     public static final int COUNTER_OFFSET = 0;
     /** Bytes of the payload: 8. */
     public static final int LENGTH = COUNTER_OFFSET + 8;
 
     public static Heartbeat read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
-        if (b.limit() != LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + b.limit() + ", HEARTBEAT is exactly " + LENGTH);
-        }
+        ByteBuffer b = Wire.viewExactly(payload, LENGTH, "HEARTBEAT");
         return new Heartbeat(b.getLong(COUNTER_OFFSET));
     }
 
+    @Override
     public int encodedLength() {
         return LENGTH;
     }
 
+    @Override
     public void write(ByteBuffer out) {
         Wire.claim(out, LENGTH).putLong(COUNTER_OFFSET, counter);
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[LENGTH];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import org.sperli.ErrorCode;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
 
@@ -24,7 +25,7 @@ import org.sperli.protocol.Wire;
  *
  * <p>The token is copied on the way in and out (at most 8 KiB), so a record cannot change under its holder.
  */
-public record Hello(long version, long features, byte[] token) {
+public record Hello(long version, long features, byte[] token) implements Encodable {
     public static final int VERSION_OFFSET = 0;
     public static final int FEATURES_OFFSET = VERSION_OFFSET + 4;
     public static final int TOKEN_LENGTH_OFFSET = FEATURES_OFFSET + 8;
@@ -44,11 +45,8 @@ public record Hello(long version, long features, byte[] token) {
 
     /** Decodes the whole payload; see the class comment for the codes. */
     public static Hello read(ByteBuffer payload) {
-        ByteBuffer b = Wire.view(payload);
+        ByteBuffer b = Wire.viewAtLeast(payload, FIXED_LENGTH, "HELLO");
         int length = b.limit();
-        if (length < FIXED_LENGTH) {
-            throw Wire.refuse(ErrorCode.H1610, "length=" + length + ", HELLO needs at least " + FIXED_LENGTH);
-        }
         long version = Wire.u32(b, VERSION_OFFSET);
         long features = b.getLong(FEATURES_OFFSET);
         long tokenLength = Wire.u32(b, TOKEN_LENGTH_OFFSET);
@@ -73,6 +71,7 @@ public record Hello(long version, long features, byte[] token) {
         return token.clone();
     }
 
+    @Override
     public int encodedLength() {
         Wire.requireEncodable(Wire.first(
                 Wire.u32Fault("version", version), Wire.versionFault(version), featuresFault(features),
@@ -80,6 +79,7 @@ public record Hello(long version, long features, byte[] token) {
         return FIXED_LENGTH + token.length;
     }
 
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.putInt(VERSION_OFFSET, (int) version);
@@ -87,13 +87,6 @@ public record Hello(long version, long features, byte[] token) {
         b.putInt(TOKEN_LENGTH_OFFSET, token.length);
         b.put(TOKEN_OFFSET, token);
     }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
-    }
-
 
     private static String featuresFault(long features) {
         return (features & Limits.FEATURE_V1_BASE) == 0

@@ -4,7 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.checkpoint.CommitFile;
-import org.sperli.checkpoint.RankFiles;
+import org.sperli.crypto.Sha256;
+import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
 
@@ -24,12 +25,14 @@ import org.sperli.protocol.Wire;
  * <p>{@link #commit()} is {@code null} when the payload has none (an empty buffer given to the constructor means the
  * same); otherwise it is a read-only slice of the decoded buffer, never a copy, and a fresh view on every call.
  */
-public record Resume(long status, ByteBuffer commit) {
+public record Resume(long status, ByteBuffer commit) implements Encodable {
     public static final int GO_ON = 0;
     public static final int LOADED_FROM_BUDDY = 1;
     public static final int CANNOT_LOAD = 2;
     public static final int OFFER = 3;
 
+    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
+    // purpose, so that each reads against the protocol's own table line by line.
     public static final int STATUS_OFFSET = 0;
     public static final int COMMIT_OFFSET = STATUS_OFFSET + 4;
     /** Bytes without a COMMIT: 4. */
@@ -81,23 +84,19 @@ public record Resume(long status, ByteBuffer commit) {
         return commit != null;
     }
 
+    @Override
     public int encodedLength() {
         Wire.requireEncodable(Wire.first(fault(status, commit), commitLengthFault()));
         return FIXED_LENGTH + (commit == null ? 0 : commit.remaining());
     }
 
+    @Override
     public void write(ByteBuffer out) {
         ByteBuffer b = Wire.claim(out, encodedLength());
         b.putInt(STATUS_OFFSET, (int) status);
         if (commit != null) {
             b.put(COMMIT_OFFSET, commit, 0, commit.remaining());
         }
-    }
-
-    public byte[] toBytes() {
-        byte[] out = new byte[encodedLength()];
-        write(ByteBuffer.wrap(out));
-        return out;
     }
 
     private static String fault(long status, ByteBuffer commit) {
@@ -118,7 +117,7 @@ public record Resume(long status, ByteBuffer commit) {
         int c = commit.remaining();
         int hashes = c - CommitFile.FIXED_LENGTH;
         boolean fits = c >= CommitFile.MIN_LENGTH && c <= CommitFile.MAX_LENGTH
-                && hashes % RankFiles.SHA256_LENGTH == 0;
+                && hashes % Sha256.LENGTH == 0;
         return fits ? null : "COMMIT length=" + c + ", expected 2522 + 32 x size for size 1..4096";
     }
 

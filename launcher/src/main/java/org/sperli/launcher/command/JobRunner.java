@@ -47,14 +47,18 @@ import org.sperli.runtime.CheckpointSettings;
 final class JobRunner {
 
     /** Everything a job needs from the command line. */
-    record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull,
-                   boolean forceSsh, boolean acceptNewHostKeys, Path sshDirOrNull, Path jar, List<String> jobArgs,
-                   Path checkpointDirOrNull, Long checkpointWaitSecondsOrNull, RankExports exports,
-                   Path outputDirOrNull, Path reportOrNull) {
+    record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, SshOptions ssh,
+                   CheckpointOptions checkpoint, OutputOptions output, RankExports exports, Path jar,
+                   List<String> jobArgs) {
         /** A job of local ranks only, without checkpoints, -x variables, output files or report ({@code demo}). */
         Request(SlotFill hosts, LaunchOptions launch, Path jar) {
-            this(hosts, launch, 0, null, false, false, null, jar, List.of(), null, null, RankExports.none(), null,
-                    null);
+            this(hosts, launch, 0, null, new SshOptions(), new CheckpointOptions(), new OutputOptions(),
+                    RankExports.none(), jar, List.of());
+        }
+
+        /** --ssh: localhost and 127.0.0.1 too are reached over SSH. */
+        boolean forceSsh() {
+            return ssh.force;
         }
     }
 
@@ -67,7 +71,8 @@ final class JobRunner {
         LaunchTimeline timeline = new LaunchTimeline(System::nanoTime);
         LaunchOptions launch = request.launch();
         checkOptions(request);
-        Path reportOrNull = request.reportOrNull() == null ? null : ReportFile.check(request.reportOrNull());
+        OutputOptions output = request.output();
+        Path reportOrNull = output.reportOrNull == null ? null : ReportFile.check(output.reportOrNull);
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(environment.variables(),
                 request.denyFileOrNull(), console::note);
         HostPlan plan = HostPlan.build(request.hosts(), launch.portBase);
@@ -77,10 +82,9 @@ final class JobRunner {
         JobJar jar = JobJar.open(request.jar());
         int localRanks = plan.localRanks(request.forceSsh());
         if (localRanks > 0) {
-            checkCheckpointDir(request.checkpointDirOrNull());
+            checkCheckpointDir(request.checkpoint().dirOrNull);
         }
-        Path outputDirOrNull = request.outputDirOrNull() == null ? null
-                : RankOutputFiles.prepare(request.outputDirOrNull());
+        Path outputDirOrNull = output.dirOrNull == null ? null : RankOutputFiles.prepare(output.dirOrNull);
         RankCommand command = rankCommand(request, environment, console);
         long startNs = System.nanoTime();
         String launchedAt = LineTimestamps.FORMAT.format(environment.clock().instant());
@@ -144,9 +148,9 @@ final class JobRunner {
     /** The starter of the job's SSH ranks, its transport started. */
     private static SshRanks sshRanks(Request request, RankCommand command, JobJar jar, LaunchEnvironment environment,
                                      Console console) {
-        return new SshRanks(SshTransport.start(SshSettings.of(request.sshDirOrNull(), request.acceptNewHostKeys()),
-                console::detail), command, jar, request.jobArgs(), console, request.launch().remoteJava,
-                environment.variables());
+        SshOptions ssh = request.ssh();
+        return new SshRanks(SshTransport.start(SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys), console::detail),
+                command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables());
     }
 
     /** With -v: the job, its jar and where each rank runs. */
@@ -189,7 +193,7 @@ final class JobRunner {
         if (request.restartMax() < 0) {
             throw LauncherException.usage("--restart-max " + request.restartMax() + " is negative");
         }
-        Long waitSeconds = request.checkpointWaitSecondsOrNull();
+        Long waitSeconds = request.checkpoint().waitSecondsOrNull;
         if (waitSeconds != null && (waitSeconds < 1 || waitSeconds > CheckpointSettings.MAX_WAIT_LIMIT.toSeconds())) {
             throw LauncherException.usage("--checkpoint-wait " + waitSeconds + " is not in 1.."
                     + CheckpointSettings.MAX_WAIT_LIMIT.toSeconds() + " seconds");
@@ -200,7 +204,7 @@ final class JobRunner {
     private static RankCommand rankCommand(Request request, LaunchEnvironment environment, Console console) {
         LaunchOptions launch = request.launch();
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
-                .withCheckpointDir(request.checkpointDirOrNull(), request.checkpointWaitSecondsOrNull())
+                .withCheckpointDir(request.checkpoint().dirOrNull, request.checkpoint().waitSecondsOrNull)
                 .withExports(request.exports());
         String engine;
         try {

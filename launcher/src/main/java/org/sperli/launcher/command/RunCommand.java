@@ -64,17 +64,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "More refused host names, one a line, # comments (adds to SPERLI_REFUSED_HOSTS).")
     private Path denyHosts;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Checkpoint directory of every rank, the same absolute path on each host's own disk"
-                    + " (a relative DIR is taken from here). Jobs that checkpoint resume from it on a restart;"
-                    + " sperli inspect-checkpoint DIR shows what a resume would pick.")
-    private Path checkpointDir;
-
-    @Option(names = "--checkpoint-wait", paramLabel = "SECONDS",
-            description = "How long a rank in a checkpoint or resume waits for a peer's next frame before it ends the"
-                    + " job with H1613 (rank 0; the others wait twice as long). Default: 600, enough for ranks that"
-                    + " reach a checkpoint unevenly; raise it when one may come much later than another.")
-    private Long checkpointWaitSeconds;
+    @Mixin
+    private CheckpointOptions checkpoint;
 
     @Option(names = "-x", paramLabel = "VAR[=VALUE]",
             description = "Set VAR in every rank's environment, to VALUE or to the launcher's own value (repeatable)."
@@ -82,33 +73,11 @@ public final class RunCommand implements Callable<Integer> {
                     + " on the remote command line: no secrets).")
     private List<String> exports = new ArrayList<>();
 
-    @Option(names = "--ssh", description = "Use SSH for localhost and 127.0.0.1 too.")
-    private boolean ssh;
+    @Mixin
+    private SshOptions ssh;
 
-    @Option(names = "--accept-new-host-keys",
-            description = "Accept an SSH host key not yet in known_hosts and record it there (a changed key is"
-                    + " still refused).")
-    private boolean acceptNewHostKeys;
-
-    @Option(names = "--ssh-dir", paramLabel = "DIR",
-            description = "Directory with config, known_hosts and id_* keys (default: ~/.ssh).")
-    private Path sshDir;
-
-    @Option(names = "--output-dir", paramLabel = "DIR",
-            description = "Also write each rank's stdout and stderr to DIR/JOB-ID/INCARNATION/rank.N/stdout and"
-                    + " stderr (directories 0700, files 0600; DIR is made when missing).")
-    private Path outputDir;
-
-    @Option(names = "--timestamp-output",
-            description = "Start each line of rank output with the time the launcher read it, ISO-8601 UTC with"
-                    + " milliseconds (2026-12-01T09:15:02.047Z); in --output-dir files too.")
-    private boolean timestampOutput;
-
-    @Option(names = "--report", paramLabel = "FILE",
-            description = "Write a JSON summary of the run to FILE when it ends, however it ends (atomically, 0600):"
-                    + " job id, every incarnation with its ranks' hosts, exit statuses, H codes and durations, the"
-                    + " restarts and why, the exit status. A FILE that cannot be written stops the launch first.")
-    private Path report;
+    @Mixin
+    private OutputOptions output;
 
     @Mixin
     private LaunchOptions launch;
@@ -124,10 +93,9 @@ public final class RunCommand implements Callable<Integer> {
         var environment = parent.environment();
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
                 environment.terminal(), launch.verbose || environment.debug(),
-                timestampOutput ? new LineTimestamps(environment.clock()) : null);
+                output.timestamps ? new LineTimestamps(environment.clock()) : null);
         JobRunner.Request request = new JobRunner.Request(slots(environment.variables()), launch, restartMax,
-                denyHosts, ssh, acceptNewHostKeys, sshDir, jar, jobArgs, checkpointDir, checkpointWaitSeconds,
-                RankExports.of(exports, environment.variables()), outputDir, report);
+                denyHosts, ssh, checkpoint, output, RankExports.of(exports, environment.variables()), jar, jobArgs);
         return JobRunner.run(request, environment, parent.jobControl(), console);
     }
 

@@ -9,7 +9,8 @@ import picocli.CommandLine;
 
 /**
  * The launcher's exit statuses and the one place that maps a failure to one of them. The help text lists exactly
- * {@link #descriptions()}, so the two cannot drift.
+ * {@link #descriptions()}, so the two cannot drift. A rank's statuses ({@code RankExit}) are another table, read by
+ * this launcher, not by the shell: the two look alike only in form.
  */
 public final class ExitCodes {
     /** Every rank of the last incarnation exited 0. */

@@ -14,6 +14,7 @@ import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.RankFiles;
 import org.sperli.checkpoint.inspect.Inspector;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.crypto.Sha256;
 import org.sperli.protocol.JobId;
 
 /**
@@ -68,7 +69,7 @@ final class CheckpointDirs {
             if (size > 1) {
                 Files.write(layout.buddyFile(epoch, r), file);
             }
-            hashes.add(RankFiles.sha256(ByteBuffer.wrap(file)));
+            hashes.add(Sha256.of(ByteBuffer.wrap(file)));
         }
         return hashes;
     }
