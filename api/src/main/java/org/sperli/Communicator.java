@@ -64,9 +64,8 @@ public interface Communicator {
     Optional<Restored> restored();
 
     /**
-     * Sends the bytes from position to limit to {@code dest} with {@code tag}. Returns once the buffer may be reused:
-     * a message of up to 16 KiB is copied and on its way at once (while little waits unsent to that peer), a larger
-     * one once its bytes have been handed to TLS. A slow receiver slows the sender here.
+     * Sends the bytes from position to limit to {@code dest} with {@code tag}. Returns once the bytes have been handed
+     * to TLS, after which the buffer may be reused; a slow receiver slows the sender here.
      */
     void send(int dest, int tag, ByteBuffer data);
 

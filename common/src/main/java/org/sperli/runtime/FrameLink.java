@@ -27,8 +27,6 @@ final class FrameLink {
     private static final long ABORT_WRITE_WAIT_MS = 1000;
     /** How long a call that met a closed connection waits for the job's verdict: the close grace, and some slack. */
     static final long VERDICT_WAIT_MS = Limits.CLOSE_GRACE_MS + 500;
-    /** The largest payload sent eagerly (copied, not waited for): one TLS record's worth. */
-    static final int EAGER_MAX_BYTES = 16 * 1024;
 
     private final RankConfig config;
     private final Links links;
@@ -58,22 +56,9 @@ final class FrameLink {
         return FrameHeader.of(type, length, config.jobId(), config.rank(), dest, config.incarnation(), tag, epoch);
     }
 
-    /**
-     * Starts sending a frame of {@code type}; throws the job's failure, or H1613 when {@code dest} has left. A payload
-     * of at most {@link #EAGER_MAX_BYTES} is copied and the request is complete at once, while the connection has room
-     * ({@link PeerChannel#isWritable}): the caller then goes on without waiting for the event loop to hand the frame to
-     * TLS, which costs a small message more than its copy does. A larger payload is wrapped, never copied.
-     */
+    /** Starts sending a frame of {@code type}; throws the job's failure, or H1613 when {@code dest} has left. */
     SendRequest send(int dest, FrameType type, long tag, long epoch, ByteBuffer payload) {
-        FrameHeader header = header(type, payload.remaining(), dest, tag, epoch);
-        if (payload.remaining() <= EAGER_MAX_BYTES) {
-            PeerChannel channel = liveChannel(dest);
-            if (channel.isWritable()) {
-                channel.writeOwned(new OutboundFrame(header, Unpooled.copiedBuffer(payload)));
-                return SendRequest.completed(dest, fate);
-            }
-        }
-        return send(dest, header, Unpooled.wrappedBuffer(payload));
+        return send(dest, header(type, payload.remaining(), dest, tag, epoch), Unpooled.wrappedBuffer(payload));
     }
 
     /** As {@link #send(int, FrameType, long, long, ByteBuffer)} with the payload in two parts, never joined. */

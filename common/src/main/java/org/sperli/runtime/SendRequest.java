@@ -1,7 +1,6 @@
 package org.sperli.runtime;
 
-import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.netty.channel.ChannelFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
@@ -9,21 +8,14 @@ import org.sperli.SperliException;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
 final class SendRequest extends CountedRequest<Void> {
-    private static final Future<Void> DONE = ImmediateEventExecutor.INSTANCE.newSucceededFuture(null);
-
     private final int dest;
-    private final Future<?> future;
+    private final ChannelFuture future;
     private final JobFate fate;
 
-    SendRequest(int dest, Future<?> future, JobFate fate) {
+    SendRequest(int dest, ChannelFuture future, JobFate fate) {
         this.dest = dest;
         this.future = future;
         this.fate = fate;
-    }
-
-    /** A send whose payload was copied: the caller's buffer is free now. */
-    static SendRequest completed(int dest, JobFate fate) {
-        return new SendRequest(dest, DONE, fate);
     }
 
     @Override

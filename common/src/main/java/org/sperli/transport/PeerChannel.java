@@ -2,7 +2,6 @@ package org.sperli.transport;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -22,20 +21,6 @@ public final class PeerChannel {
     /** Queues {@code frame} and flushes; the future completes once TLS has consumed the payload. */
     public ChannelFuture write(OutboundFrame frame) {
         return channel.writeAndFlush(frame);
-    }
-
-    /**
-     * Queues {@code frame}, whose payload belongs to the frame alone, and returns without waiting for TLS: the
-     * caller's buffer is free already. Only while {@link #isWritable}, so that what waits unsent stays bounded. A write
-     * that fails closes the connection, and the job's verdict on a lost peer follows from that close.
-     */
-    public void writeOwned(OutboundFrame frame) {
-        channel.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-    }
-
-    /** Whether less than Netty's high water mark (64 KiB) of written frames waits unsent on this connection. */
-    public boolean isWritable() {
-        return channel.isWritable();
     }
 
     public FlowControl flow() {

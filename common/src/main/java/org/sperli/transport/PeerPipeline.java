@@ -6,7 +6,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.Future;
@@ -95,11 +94,6 @@ public final class PeerPipeline {
         FlowControl flow = new FlowControl();
         ChannelPipeline p = ch.pipeline();
         p.remove(SetupErrors.NAME);
-        // Small sends do not wait for their write (FrameLink's eager sends), so several frames may be queued on the
-        // event loop at once: their flushes become one, and TLS seals them in one record and one socket write
-        // instead of one each (8-byte messages one way: about 7 times as many per second in the transport bench).
-        p.addLast("flushes", new FlushConsolidationHandler(
-                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         p.addLast("chunks", new ChunkedWriteHandler());
         // Before the decoder: every byte from the peer is life, a 16 MiB frame still arriving over a slow link too.
         p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));

@@ -4,8 +4,7 @@
  * <p>Handlers, in pipeline order, all added by {@link org.sperli.transport.PeerPipeline}: {@code connected} (notes
  * that TCP connected, then removes itself), {@code tls} (SslHandler, TLS 1.3 only, records gathered on the heap by
  * {@link org.sperli.transport.HeapCumulator}), {@code setup-errors} ({@link org.sperli.transport.SetupErrors}: closes
- * on an error before the peer is known, removed once it is), {@code flushes} (FlushConsolidationHandler: the flushes
- * of frames queued together become one TLS record), {@code chunks} (ChunkedWriteHandler: hands large payloads
+ * on an error before the peer is known, removed once it is), {@code chunks} (ChunkedWriteHandler: hands large payloads
  * to TLS in {@link org.sperli.transport.PayloadChunks} while the connection is writable), {@code idle}
  * (IdleStateHandler; before the decoder, so that every byte from the peer counts as life, a frame still arriving
  * too), {@code frame-decoder} ({@link org.sperli.transport.FrameDecoder}: acts on

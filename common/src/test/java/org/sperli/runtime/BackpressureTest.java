@@ -22,16 +22,6 @@ class BackpressureTest {
         senderWaitsAndQueueStaysBounded(MESSAGES, MESSAGE_BYTES);
     }
 
-    /**
-     * Small messages go out eagerly (copied, not waited for), and each costs the receiver more heap than its payload:
-     * the bound counts both, so a flood of 8-byte messages pauses the connection as a few large ones do.
-     */
-    @Test
-    void smallMessagesAreBoundedByWhatTheirQueueCostsNotByTheirPayloadAlone() {
-        long messages = (FlowControl.PAUSE_ABOVE_BYTES / (8 + Mailbox.QUEUED_FRAME_OVERHEAD_BYTES)) * 2;
-        senderWaitsAndQueueStaysBounded((int) messages, 8);
-    }
-
     private static void senderWaitsAndQueueStaysBounded(int messages, int messageBytes) {
         CountDownLatch receiverMayStart = new CountDownLatch(1);
         AtomicInteger sentBeforeReceiving = new AtomicInteger();
