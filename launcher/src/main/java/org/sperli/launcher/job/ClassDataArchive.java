@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code scripts/sperli} names the archive's base path ({@value #PROPERTY}): one per JDK and per build of the jar,
  * {@code ~/.cache/sperli/cds/<JDK path>/<jar name>-<size>-<mtime>}, in a directory only the user can use. While
- * {@code BASE.jsa} is missing, the launcher runs with {@code -XX:DumpLoadedClassList=BASE.launcher.classlist}, rank 0
- * of the first job with local ranks writes {@code BASE.rank.classlist}, and after that job {@link #makeIfMissing}
+ * {@code BASE.jsa} is missing, the launcher runs with {@code -XX:DumpLoadedClassList=BASE.launcher.classlist}, rank
+ * {@value #LISTING_RANK} of the first job with that many local ranks writes {@code BASE.rank.classlist}, and after
+ * that job {@link #makeIfMissing}
  * dumps the archive from both lists ({@code java -Xshare:dump}, once, about 5 s). Later JVMs start with
  * {@code -XX:SharedArchiveFile=BASE.jsa}; a JVM that finds the archive does not match (another JDK build, a changed
  * jar) ignores it and starts as before. Lambda and lambda-form lines are left out of the list: dumping them crashes
@@ -31,6 +32,12 @@ import java.util.concurrent.TimeUnit;
 public final class ClassDataArchive {
     /** The system property with the archive's base path, set by {@code scripts/sperli}. */
     public static final String PROPERTY = "sperli.cds";
+    /**
+     * The rank whose class list goes into the archive: rank 1, which only a job of two or more ranks has. A job of one
+     * rank makes no connection, and an archive made from its list left Netty and the TLS stack out (about 1,200 of a
+     * rank's 3,800 classes then loaded from the jar at every later start).
+     */
+    static final int LISTING_RANK = 1;
     /** How long the one-time dump may take before it is given up. */
     static final long DUMP_TIMEOUT_SECONDS = 120;
 
@@ -63,12 +70,15 @@ public final class ClassDataArchive {
         return sibling(".jsa");
     }
 
-    /** The JVM options of local rank {@code rank}: the archive when it exists, else the class list of rank 0. */
+    /**
+     * The JVM options of local rank {@code rank}: the archive when it exists, else the class list of rank
+     * {@value #LISTING_RANK}.
+     */
     public List<String> rankOptions(int rank) {
         if (Files.isRegularFile(archive())) {
             return List.of("-XX:SharedArchiveFile=" + archive());
         }
-        return rank == 0 ? List.of("-XX:DumpLoadedClassList=" + sibling(".rank.classlist")) : List.of();
+        return rank == LISTING_RANK ? List.of("-XX:DumpLoadedClassList=" + sibling(".rank.classlist")) : List.of();
     }
 
     /**
