@@ -8,7 +8,10 @@ public final class CanonicalDecimal {
     private CanonicalDecimal() {
     }
 
-    /** The value of {@code text}, or -1 when it is not the canonical decimal of a number in 0..{@code max}. */
+    /**
+     * The value of {@code text}, or -1 when it is not the canonical decimal of a number in 0..{@code max}
+     * ({@code max} not negative).
+     */
     public static long parse(String text, long max) {
         if (text.isEmpty() || text.length() > Long.toString(max).length()
                 || (text.length() > 1 && text.charAt(0) == '0')) {
@@ -20,8 +23,13 @@ public final class CanonicalDecimal {
             if (c < '0' || c > '9') {
                 return -1;
             }
-            value = value * 10 + (c - '0');
+            int digit = c - '0';
+            // Checked before the step, so that no length of digits can overflow past max into a negative value.
+            if (value > (max - digit) / 10) {
+                return -1;
+            }
+            value = value * 10 + digit;
         }
-        return value <= max ? value : -1;
+        return value;
     }
 }
