@@ -44,7 +44,7 @@ public final class Ed25519Checks {
             return false;
         }
         byte[] signature = certificate.getSignature();
-        if (signature.length != Ed25519PublicKeyParameters.KEY_SIZE * 2) {
+        if (signature.length != Ed25519PrivateKeyParameters.SIGNATURE_SIZE) {
             return false;
         }
         Ed25519Signer verifier = new Ed25519Signer();
