@@ -284,16 +284,8 @@ class ArrayTypeCollectivesTest {
 
     // ---- helpers ----------------------------------------------------------------------------------------------
 
-    /** Every rank's "codes | failure message"; a rank whose connect already saw the ABORT gives its code. */
     private static List<String> run(int size, Function<RankRuntime, String> body) {
-        List<String> out = new ArrayList<>();
-        for (TestJob.Outcome<String> o : new TestJob(size).run(LIMIT, rt -> {
-            String codes = body.apply(rt);
-            return codes + " | " + (rt.failure() == null ? "" : rt.failure().getMessage());
-        })) {
-            out.add(o.error() == null ? o.value() : o.error().code().name() + " | " + o.error().getMessage());
-        }
-        return out;
+        return new TestJob(size).endings(LIMIT, body);
     }
 
     /** "ok" or the H code and {message} of each call, stopping after the first failure that ended the job. */

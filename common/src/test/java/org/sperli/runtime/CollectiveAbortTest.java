@@ -31,20 +31,8 @@ class CollectiveAbortTest {
     /** What a rank that did not refuse returns: H1612, maybe after calls that completed before the ABORT. */
     private static final String ABORTED = "(ok )*H1612";
 
-    /**
-     * Runs {@code body} on every rank and returns each rank's codes with the failure message, "codes | message". A
-     * rank that ends the job at its first call may do so before a slower rank has all its HELLOs: that rank's
-     * connect then returns H1612, which is what its first call would have returned.
-     */
     private static List<String> run(int size, Function<RankRuntime, String> body) {
-        List<String> out = new ArrayList<>();
-        for (TestJob.Outcome<String> o : new TestJob(size).run(LIMIT, rt -> {
-            String codes = body.apply(rt);
-            return codes + " | " + (rt.failure() == null ? "" : rt.failure().getMessage());
-        })) {
-            out.add(o.error() == null ? o.value() : o.error().code().name() + " | " + o.error().getMessage());
-        }
-        return out;
+        return new TestJob(size).endings(LIMIT, body);
     }
 
     private static void assertCodes(List<String> outcomes, String... patterns) {

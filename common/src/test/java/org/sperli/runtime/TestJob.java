@@ -138,6 +138,21 @@ public final class TestJob {
     }
 
     /**
+     * {@link #run} for tests of how a job ends: each rank's "value | failure message" (the message empty while the job
+     * did not fail), or "H16xx | message" for a rank that ended with a SperliException. A rank that ends the job at
+     * its first call may do so before a slower rank has all its HELLOs: that rank's connect then gives H1612, which is
+     * what its first call would have given.
+     */
+    public List<String> endings(Duration limit, Function<RankRuntime, String> body) {
+        List<String> out = new ArrayList<>();
+        for (Outcome<String> o : run(limit, rt -> body.apply(rt) + " | "
+                + (rt.failure() == null ? "" : rt.failure().getMessage()))) {
+            out.add(o.error() == null ? o.value() : o.error().code().name() + " | " + o.error().getMessage());
+        }
+        return out;
+    }
+
+    /**
      * Connects every rank, runs {@code body} on each in its own thread, closes every runtime and returns the outcomes
      * by rank. Bounded: a rank that does not finish within {@code limit} fails the test.
      */
