@@ -30,12 +30,15 @@ public final class Frame extends AbstractReferenceCounted {
     /**
      * This frame with a payload of its own, for a frame that is kept waiting: a small payload is a slice of the read
      * buffer it arrived in, and a queued slice would hold that whole buffer (17 KiB or more for 8 bytes). Copied once
-     * into an exactly sized array, which {@code recv} then hands over without a second copy; a payload that is such
-     * an array already (the decoder gathers large ones so) is kept. This frame is released when a copy is returned.
+     * into an exactly sized array, which {@code recv} then hands over without a second copy. A payload of
+     * {@link FrameDecoder#GATHER_ABOVE_BYTES} or more is kept as it is: the decoder gathers such payloads into arrays
+     * of their own, and one that came whole in a single read holds a buffer of about its own size. This frame is
+     * released when a copy is returned.
      */
     public Frame detached() {
-        if (payload.hasArray() && payload.arrayOffset() == 0 && payload.readerIndex() == 0
-                && payload.array().length == payload.readableBytes()) {
+        if (payload.readableBytes() >= FrameDecoder.GATHER_ABOVE_BYTES || (payload.hasArray()
+                && payload.arrayOffset() == 0 && payload.readerIndex() == 0
+                && payload.array().length == payload.readableBytes())) {
             return this;
         }
         ByteBuf own = Unpooled.buffer(payload.readableBytes(), payload.readableBytes());
