@@ -15,6 +15,7 @@ import org.bouncycastle.asn1.DERUTF8String;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
@@ -26,6 +27,7 @@ import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 
 /**
  * Builds the Ed25519 certificates of a job: the self-signed job CA and the rank certificates it signs.
@@ -78,11 +80,18 @@ public final class CertificateBuilder {
     public static X509Certificate leaf(X509Certificate issuer, PrivateKey issuerKey, String commonName,
                                        PublicKey subjectKey, String host, HostKind hostKind,
                                        Instant notBefore, Instant notAfter, SecureRandom random) {
+        return leaf(Issuer.of(issuer, issuerKey), commonName, subjectKey, host, hostKind, notBefore, notAfter, random);
+    }
+
+    /** As {@link #leaf(X509Certificate, PrivateKey, String, PublicKey, String, HostKind, Instant, Instant,
+     * SecureRandom)}, by an issuer read once for all the leaves it signs. */
+    public static X509Certificate leaf(Issuer issuer, String commonName, PublicKey subjectKey, String host,
+                                       HostKind hostKind, Instant notBefore, Instant notAfter, SecureRandom random) {
         GeneralName san = new GeneralName(hostKind == HostKind.IP_ADDRESS ? GeneralName.iPAddress : GeneralName.dNSName,
                 host);
         try {
             JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer, serial(random),
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer.name, serial(random),
                     Date.from(notBefore), Date.from(notAfter), singleCommonName(commonName), subjectKey)
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
@@ -90,16 +99,51 @@ public final class CertificateBuilder {
                             new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
                     .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(san))
                     .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(subjectKey))
-                    // Key identifier only, hashed from the issuer's key as its SKI was: no parse of the CA per leaf.
-                    .addExtension(Extension.authorityKeyIdentifier, false,
-                            utils.createAuthorityKeyIdentifier(issuer.getPublicKey()));
-            return sign(builder, issuerKey);
+                    .addExtension(Extension.authorityKeyIdentifier, false, issuer.keyIdentifier);
+            return sign(builder, issuer.key);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("rank certificate not built: " + e.getClass().getSimpleName(), e);
         }
     }
 
+    /**
+     * A CA read once for all the leaves it signs: its name, its key identifier (hashed from its key, as its own SKI
+     * was) and its Ed25519 key with the public half derived, which every signature needs and each leaf would
+     * otherwise derive again. Safe from any thread.
+     */
+    public static final class Issuer {
+        private final X500Name name;
+        private final AuthorityKeyIdentifier keyIdentifier;
+        private final Ed25519PrivateKeyParameters key;
+
+        private Issuer(X509Certificate certificate, PrivateKey key) throws GeneralSecurityException {
+            this.name = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
+            this.keyIdentifier = new JcaX509ExtensionUtils().createAuthorityKeyIdentifier(certificate.getPublicKey());
+            this.key = Ed25519ContentSigner.keyOf(key);
+            this.key.generatePublicKey();
+        }
+
+        /** {@code certificate} and its Ed25519 {@code key} (IllegalArgumentException: not an Ed25519 key). */
+        public static Issuer of(X509Certificate certificate, PrivateKey key) {
+            try {
+                return new Issuer(certificate, key);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalArgumentException("issuer key: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "CertificateBuilder.Issuer[" + name + ", key=(redacted)]";
+        }
+    }
+
     private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signingKey)
+            throws IOException, GeneralSecurityException {
+        return sign(builder, Ed25519ContentSigner.keyOf(signingKey));
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder builder, Ed25519PrivateKeyParameters signingKey)
             throws IOException, GeneralSecurityException {
         X509CertificateHolder holder = builder.build(new Ed25519ContentSigner(signingKey));
         return (X509Certificate) CertificateFactory.getInstance("X.509")

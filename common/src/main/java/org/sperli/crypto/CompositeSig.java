@@ -110,35 +110,69 @@ public final class CompositeSig {
      * another length and a context above 255 bytes; the key and the context are the caller's, never the wire's.
      */
     public static byte[] sign(byte[] secretKey, byte[] message, byte[] ctx) {
+        return signer(secretKey).sign(message, ctx);
+    }
+
+    /** {@code secretKey} made ready for many signatures (IllegalArgumentException: not 64 bytes). */
+    public static Signer signer(byte[] secretKey) {
         requireLength("secret key", secretKey, SECRET_KEY_LENGTH);
-        if (ctx.length > MAX_CONTEXT_LENGTH) {
-            throw new IllegalArgumentException("context length=" + ctx.length + ", expected 0.." + MAX_CONTEXT_LENGTH);
+        return new Signer(mldsaKey(secretKey), ed25519Key(secretKey));
+    }
+
+    /**
+     * A secret key ready for many signatures: the ML-DSA key expanded from its seed and the Ed25519 public key derived
+     * once, not per signature (expanding the ML-DSA key alone was a sixth of signing a join token in a profile, and
+     * the launcher signs one per rank and incarnation). It holds the key in expanded form for as long as it is
+     * referenced; safe from any thread.
+     */
+    public static final class Signer {
+        private final MLDSAPrivateKeyParameters mldsaKey;
+        private final Ed25519PrivateKeyParameters ed25519Key;
+
+        private Signer(MLDSAPrivateKeyParameters mldsaKey, Ed25519PrivateKeyParameters ed25519Key) {
+            this.mldsaKey = mldsaKey;
+            this.ed25519Key = ed25519Key;
+            // Derived and kept by Bouncy Castle now, so that no signature pays for it.
+            ed25519Key.generatePublicKey();
         }
-        byte[] representative = representative(message, ctx);
-        MLDSASigner mldsa = new MLDSASigner();
-        mldsa.init(true, new ParametersWithContext(
-                new ParametersWithRandom(mldsaKey(secretKey), SIGNING_RANDOM), LABEL_BYTES));
-        mldsa.update(representative, 0, representative.length);
-        Ed25519Signer ed25519 = new Ed25519Signer();
-        ed25519.init(true, ed25519Key(secretKey));
-        ed25519.update(representative, 0, representative.length);
-        byte[] mldsaSignature;
-        byte[] ed25519Signature;
-        try {
-            mldsaSignature = mldsa.generateSignature();
-            ed25519Signature = ed25519.generateSignature();
-        } catch (CryptoException e) {
-            throw new IllegalStateException("CompositeSig signing failed: " + e.getMessage(), e);
+
+        /** As {@link CompositeSig#sign}. */
+        public byte[] sign(byte[] message, byte[] ctx) {
+            if (ctx.length > MAX_CONTEXT_LENGTH) {
+                throw new IllegalArgumentException("context length=" + ctx.length + ", expected 0.."
+                        + MAX_CONTEXT_LENGTH);
+            }
+            byte[] representative = representative(message, ctx);
+            MLDSASigner mldsa = new MLDSASigner();
+            mldsa.init(true, new ParametersWithContext(new ParametersWithRandom(mldsaKey, SIGNING_RANDOM),
+                    LABEL_BYTES));
+            mldsa.update(representative, 0, representative.length);
+            Ed25519Signer ed25519 = new Ed25519Signer();
+            ed25519.init(true, ed25519Key);
+            ed25519.update(representative, 0, representative.length);
+            byte[] mldsaSignature;
+            byte[] ed25519Signature;
+            try {
+                mldsaSignature = mldsa.generateSignature();
+                ed25519Signature = ed25519.generateSignature();
+            } catch (CryptoException e) {
+                throw new IllegalStateException("CompositeSig signing failed: " + e.getMessage(), e);
+            }
+            if (mldsaSignature.length != MLDSA_SIGNATURE_LENGTH
+                    || ed25519Signature.length != Ed25519PrivateKeyParameters.SIGNATURE_SIZE) {
+                throw new IllegalStateException("component signatures of " + mldsaSignature.length + " and "
+                        + ed25519Signature.length + " bytes, expected " + MLDSA_SIGNATURE_LENGTH + " and "
+                        + Ed25519PrivateKeyParameters.SIGNATURE_SIZE);
+            }
+            byte[] signature = Arrays.copyOf(mldsaSignature, SIGNATURE_LENGTH);
+            System.arraycopy(ed25519Signature, 0, signature, MLDSA_SIGNATURE_LENGTH, ed25519Signature.length);
+            return signature;
         }
-        if (mldsaSignature.length != MLDSA_SIGNATURE_LENGTH
-                || ed25519Signature.length != Ed25519PrivateKeyParameters.SIGNATURE_SIZE) {
-            throw new IllegalStateException("component signatures of " + mldsaSignature.length + " and "
-                    + ed25519Signature.length + " bytes, expected " + MLDSA_SIGNATURE_LENGTH + " and "
-                    + Ed25519PrivateKeyParameters.SIGNATURE_SIZE);
+
+        @Override
+        public String toString() {
+            return "CompositeSig.Signer[(redacted)]";
         }
-        byte[] signature = Arrays.copyOf(mldsaSignature, SIGNATURE_LENGTH);
-        System.arraycopy(ed25519Signature, 0, signature, MLDSA_SIGNATURE_LENGTH, ed25519Signature.length);
-        return signature;
     }
 
     /**

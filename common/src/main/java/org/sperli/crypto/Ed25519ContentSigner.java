@@ -17,7 +17,7 @@ import org.bouncycastle.operator.ContentSigner;
 /**
  * Signs one certificate's TBS bytes with Ed25519 (RFC 8410: algorithm id-Ed25519, parameters absent) through Bouncy
  * Castle's lightweight signer. The key arrives as a JDK key of any provider and is read from its PKCS#8 encoding, so
- * the JDK's and ACCP's Ed25519 keys both work. One instance signs once.
+ * the JDK's and ACCP's Ed25519 keys both work ({@link #keyOf}). One instance signs once.
  */
 final class Ed25519ContentSigner implements ContentSigner {
     private static final AlgorithmIdentifier ED25519 = new AlgorithmIdentifier(EdECObjectIdentifiers.id_Ed25519);
@@ -25,7 +25,12 @@ final class Ed25519ContentSigner implements ContentSigner {
     private final Ed25519PrivateKeyParameters key;
     private final ByteArrayOutputStream tbs = new ByteArrayOutputStream(1024);
 
-    Ed25519ContentSigner(PrivateKey privateKey) throws GeneralSecurityException {
+    Ed25519ContentSigner(Ed25519PrivateKeyParameters key) {
+        this.key = key;
+    }
+
+    /** Bouncy Castle's form of a JDK key of any provider, read from its PKCS#8 encoding. */
+    static Ed25519PrivateKeyParameters keyOf(PrivateKey privateKey) throws GeneralSecurityException {
         AsymmetricKeyParameter parameters;
         try {
             parameters = PrivateKeyFactory.createKey(PrivateKeyInfo.getInstance(privateKey.getEncoded()));
@@ -35,7 +40,7 @@ final class Ed25519ContentSigner implements ContentSigner {
         if (!(parameters instanceof Ed25519PrivateKeyParameters ed25519)) {
             throw new GeneralSecurityException("signing key is " + privateKey.getAlgorithm() + ", expected Ed25519");
         }
-        this.key = ed25519;
+        return ed25519;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.sperli.identity;
 
 import java.security.KeyPair;
-import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -31,13 +30,13 @@ public final class JobCa {
     public static final String CA_NAME_PREFIX = "sperli-ca-";
 
     private final JobId job;
-    private final PrivateKey key;
+    private final CertificateBuilder.Issuer issuer;
     private final X509Certificate certificate;
     private final SecureRandom random;
 
-    private JobCa(JobId job, PrivateKey key, X509Certificate certificate, SecureRandom random) {
+    private JobCa(JobId job, CertificateBuilder.Issuer issuer, X509Certificate certificate, SecureRandom random) {
         this.job = job;
-        this.key = key;
+        this.issuer = issuer;
         this.certificate = certificate;
         this.random = random;
     }
@@ -61,7 +60,7 @@ public final class JobCa {
         Instant notAfter = now.plus(lifetime).truncatedTo(ChronoUnit.SECONDS);
         X509Certificate certificate = CertificateBuilder.selfSignedCa(CA_NAME_PREFIX + job.hex(), pair.getPublic(),
                 pair.getPrivate(), notBefore, notAfter, random);
-        return new JobCa(job, pair.getPrivate(), certificate, random);
+        return new JobCa(job, CertificateBuilder.Issuer.of(certificate, pair.getPrivate()), certificate, random);
     }
 
     /**
@@ -97,8 +96,8 @@ public final class JobCa {
         KeyPair pair = Ed25519Keys.generate(random);
         CertificateBuilder.HostKind kind = HostSyntax.isIpv4(host)
                 ? CertificateBuilder.HostKind.IP_ADDRESS : CertificateBuilder.HostKind.DNS_NAME;
-        X509Certificate rankCertificate = CertificateBuilder.leaf(certificate, key, commonName, pair.getPublic(),
-                host, kind, from, until, random);
+        X509Certificate rankCertificate = CertificateBuilder.leaf(issuer, commonName, pair.getPublic(), host, kind,
+                from, until, random);
         return new RankCredentials(rankCertificate, pair.getPrivate());
     }
 

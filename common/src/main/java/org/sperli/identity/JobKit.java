@@ -3,10 +3,12 @@ package org.sperli.identity;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.jobspec.EncodedHostList;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
@@ -29,15 +31,17 @@ public final class JobKit {
     private final JobId job;
     private final JobCa ca;
     private final CompositeSig.KeyPair jobKey;
+    private final CompositeSig.Signer jobSigner;
     private final List<JobDescription.HostEntry> hosts;
     private final long silenceMs;
     private final SecureRandom random;
 
-    private JobKit(JobId job, JobCa ca, CompositeSig.KeyPair jobKey, List<JobDescription.HostEntry> hosts,
-                   long silenceMs, SecureRandom random) {
+    private JobKit(JobId job, JobCa ca, CompositeSig.KeyPair jobKey, CompositeSig.Signer jobSigner,
+                   List<JobDescription.HostEntry> hosts, long silenceMs, SecureRandom random) {
         this.job = job;
         this.ca = ca;
         this.jobKey = jobKey;
+        this.jobSigner = jobSigner;
         this.hosts = hosts;
         this.silenceMs = silenceMs;
         this.random = random;
@@ -57,8 +61,14 @@ public final class JobKit {
             throw new IllegalArgumentException("silence=" + silenceMs + " ms, allowed 2000..3600000");
         }
         JobId job = JobId.random(random);
-        return new JobKit(job, JobCa.create(job, now, lifetime, random), CompositeSig.generate(random),
-                List.copyOf(hosts), silenceMs, random);
+        CompositeSig.KeyPair jobKey = CompositeSig.generate(random);
+        byte[] secretKey = jobKey.secretKey();
+        try {
+            return new JobKit(job, JobCa.create(job, now, lifetime, random), jobKey, CompositeSig.signer(secretKey),
+                    List.copyOf(hosts), silenceMs, random);
+        } finally {
+            Arrays.fill(secretKey, (byte) 0);
+        }
     }
 
     public JobId job() {
@@ -82,7 +92,7 @@ public final class JobKit {
     public JobKit withHost(int rank, JobDescription.HostEntry entry) {
         List<JobDescription.HostEntry> moved = new java.util.ArrayList<>(hosts);
         moved.set(rank, Objects.requireNonNull(entry));
-        return new JobKit(job, ca, jobKey, List.copyOf(moved), silenceMs, random);
+        return new JobKit(job, ca, jobKey, jobSigner, List.copyOf(moved), silenceMs, random);
     }
 
     /**
@@ -95,11 +105,16 @@ public final class JobKit {
         RankCredentials credentials = ca.issueRankCertificate(job, rank, host, now);
         JoinToken unsigned = JoinToken.unsigned(job, rank, hosts.size(), incarnation,
                 now.plus(TOKEN_LIFETIME).toEpochMilli(), host);
-        byte[] token = JoinTokens.sign(unsigned, jobKey.secretKey());
+        byte[] token = JoinTokens.sign(unsigned, jobSigner);
         byte[] signingKey = rank == 0 ? jobKey.secretKey() : new byte[0];
-        return new JobDescription(JobDescription.FORMAT_VERSION, job, hosts.size(), rank, incarnation, silenceMs,
-                hosts, ca.certificatePem(), credentials.certificatePem(), credentials.privateKeyPem(), token,
-                signingKey, jobKey.publicKey());
+        try {
+            return new JobDescription(JobDescription.FORMAT_VERSION, job, hosts.size(), rank, incarnation, silenceMs,
+                    hosts, ca.certificatePem(), credentials.certificatePem(), credentials.privateKeyPem(), token,
+                    signingKey, jobKey.publicKey());
+        } finally {
+            // The description holds its own copy.
+            Arrays.fill(signingKey, (byte) 0);
+        }
     }
 
     /**
@@ -109,10 +124,11 @@ public final class JobKit {
      * the caller wipes the lines once they are written.
      */
     public byte[][] hexLines(long incarnation, Instant now) {
+        EncodedHostList encodedHosts = EncodedHostList.of(hosts);
         return IntStream.range(0, hosts.size()).parallel().mapToObj(rank -> {
             JobDescription description = description(rank, incarnation, now);
             try {
-                return description.toHexLineBytes();
+                return description.toHexLineBytes(encodedHosts);
             } finally {
                 description.destroySecrets();
             }

@@ -97,8 +97,6 @@ public record JobDescription(
     /** Longest line in hex digits (2214760); a longer line is refused before it is read whole. */
     public static final int MAX_LINE_HEX_DIGITS = 2 * MAX_BYTES;
 
-    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-
     /** One entry of the host list, index = rank: where that rank listens. */
     public record HostEntry(String host, int port) {
         public HostEntry {
@@ -184,6 +182,11 @@ public record JobDescription(
 
     /** The first structural fault, in field order, with the parser's words; or {@code null}. */
     public String structuralFault() {
+        return structuralFault(true);
+    }
+
+    /** As {@link #structuralFault()}, the host-list entries left out when {@code entries} is false. */
+    private String structuralFault(boolean entries) {
         String fault = DescriptionRules.formatVersion(formatVersion);
         fault = fault != null ? fault : DescriptionRules.jobId(jobId);
         fault = fault != null ? fault : DescriptionRules.size(size);
@@ -193,7 +196,7 @@ public record JobDescription(
         if (fault == null && hosts.size() != size) {
             fault = "host list has " + hosts.size() + " entries, size is " + size;
         }
-        for (int i = 0; fault == null && i < hosts.size(); i++) {
+        for (int i = 0; entries && fault == null && i < hosts.size(); i++) {
             HostEntry entry = hosts.get(i);
             fault = DescriptionRules.port(i, entry.port());
             fault = fault != null ? fault : DescriptionRules.hostLength(i, entry.host().length());
@@ -215,15 +218,24 @@ public record JobDescription(
 
     /** Bytes behind the digits; refuses (IllegalArgumentException) a description the parser refuses. */
     public int encodedLength() {
-        String fault = structuralFault();
-        if (fault != null) {
-            throw new IllegalArgumentException("refusing to encode a job description a rank refuses: " + fault);
-        }
+        refuseFault(true);
         int length = HOSTS_OFFSET;
         for (HostEntry entry : hosts) {
             length += 3 + entry.host().length();
         }
-        return length + 4 + caCertPem.length() + 4 + rankCertPem.length() + 4 + rankKeyPem.length()
+        return length + tailLength();
+    }
+
+    private void refuseFault(boolean entries) {
+        String fault = structuralFault(entries);
+        if (fault != null) {
+            throw new IllegalArgumentException("refusing to encode a job description a rank refuses: " + fault);
+        }
+    }
+
+    /** Bytes after the host list. */
+    private int tailLength() {
+        return 4 + caCertPem.length() + 4 + rankCertPem.length() + 4 + rankKeyPem.length()
                 + 2 + token.length + 4 + jobSigningKey.length + PUBLIC_KEY_LENGTH;
     }
 
@@ -245,6 +257,18 @@ public record JobDescription(
      */
     private void writeChecked(ByteBuffer out, int length) {
         ByteBuffer b = out.slice(out.position(), length).order(ByteOrder.LITTLE_ENDIAN);
+        writeHead(b);
+        for (HostEntry entry : hosts) {
+            b.putShort((short) entry.port());
+            b.put((byte) entry.host().length());
+            b.put(entry.host().getBytes(StandardCharsets.US_ASCII));
+        }
+        writeTail(b);
+        out.position(out.position() + length);
+    }
+
+    /** The fixed fields before the host list, {@link #HOSTS_OFFSET} bytes, into a little-endian buffer. */
+    private void writeHead(ByteBuffer b) {
         b.putShort((short) formatVersion);
         jobId.write(b, JOB_ID_OFFSET);
         b.position(SIZE_OFFSET);
@@ -252,11 +276,10 @@ public record JobDescription(
         b.putInt(rank);
         b.putInt((int) incarnation);
         b.putInt((int) silenceMs);
-        for (HostEntry entry : hosts) {
-            b.putShort((short) entry.port());
-            b.put((byte) entry.host().length());
-            b.put(entry.host().getBytes(StandardCharsets.US_ASCII));
-        }
+    }
+
+    /** The fields after the host list, {@link #tailLength()} bytes, into a little-endian buffer. */
+    private void writeTail(ByteBuffer b) {
         putPem(b, caCertPem);
         putPem(b, rankCertPem);
         putPem(b, rankKeyPem);
@@ -265,7 +288,6 @@ public record JobDescription(
         b.putInt(jobSigningKey.length);
         b.put(jobSigningKey);
         b.put(jobPublicKey);
-        out.position(out.position() + length);
     }
 
     private static void putPem(ByteBuffer b, String pem) {
@@ -286,17 +308,38 @@ public record JobDescription(
 
     /** The line as ASCII bytes, lower-case hex digits and a line feed, for the launcher to send and then wipe. */
     public byte[] toHexLineBytes() {
-        byte[] bytes = toBytes();
+        // The whole check first, so that the first fault in field order is the one named.
+        refuseFault(true);
+        return toHexLineBytes(EncodedHostList.of(hosts));
+    }
+
+    /**
+     * As {@link #toHexLineBytes()}, with the host list's digits copied from {@code shared}, which must hold this
+     * description's host list (IllegalArgumentException otherwise): the launcher encodes a job's list once.
+     */
+    public byte[] toHexLineBytes(EncodedHostList shared) {
+        if (shared.hosts() != hosts && !shared.hosts().equals(hosts)) {
+            throw new IllegalArgumentException("the encoded host list is not this description's");
+        }
+        refuseFault(false);
+        byte[] rest = new byte[HOSTS_OFFSET + tailLength()];
+        ByteBuffer b = ByteBuffer.wrap(rest).order(ByteOrder.LITTLE_ENDIAN);
+        writeHead(b);
+        writeTail(b);
         try {
-            byte[] line = new byte[2 * bytes.length + 1];
-            for (int i = 0; i < bytes.length; i++) {
-                line[2 * i] = HEX_DIGITS[(bytes[i] >> 4) & 0xf];
-                line[2 * i + 1] = HEX_DIGITS[bytes[i] & 0xf];
+            byte[] line = new byte[2 * (rest.length + shared.byteLength()) + 1];
+            int at = 0;
+            for (int i = 0; i < HOSTS_OFFSET; i++) {
+                at = EncodedHostList.hex(line, at, rest[i]);
             }
-            line[line.length - 1] = '\n';
+            at = shared.copyDigits(line, at);
+            for (int i = HOSTS_OFFSET; i < rest.length; i++) {
+                at = EncodedHostList.hex(line, at, rest[i]);
+            }
+            line[at] = '\n';
             return line;
         } finally {
-            Arrays.fill(bytes, (byte) 0);
+            Arrays.fill(rest, (byte) 0);
         }
     }
 

@@ -17,7 +17,12 @@ public final class JoinTokens {
 
     /** The bytes of {@code unsigned} signed with the job's 64-byte CompositeSig secret key. */
     public static byte[] sign(JoinToken unsigned, byte[] secretKey) {
-        byte[] signature = CompositeSig.sign(secretKey, unsigned.signedPart(), CompositeSig.CONTEXT_JOIN);
+        return sign(unsigned, CompositeSig.signer(secretKey));
+    }
+
+    /** As {@link #sign(JoinToken, byte[])}, with the job key made ready once for all of a launch's tokens. */
+    public static byte[] sign(JoinToken unsigned, CompositeSig.Signer jobKey) {
+        byte[] signature = jobKey.sign(unsigned.signedPart(), CompositeSig.CONTEXT_JOIN);
         return unsigned.withSignature(signature).toBytes();
     }
 

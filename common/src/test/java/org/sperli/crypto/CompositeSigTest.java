@@ -45,6 +45,21 @@ class CompositeSigTest {
     }
 
     @Test
+    void aSignerMadeReadyOnceSignsManyMessagesThatVerify() {
+        CompositeSig.Signer signer = CompositeSig.signer(pair.secretKey());
+        for (int i = 0; i < 3; i++) {
+            byte[] message = (new String(MESSAGE, StandardCharsets.US_ASCII) + i).getBytes(StandardCharsets.US_ASCII);
+            byte[] signature = signer.sign(message, CompositeSig.CONTEXT_COMMIT);
+            assertEquals(2484, signature.length);
+            assertTrue(CompositeSig.verify(pair.publicKey(), message, signature, CompositeSig.CONTEXT_COMMIT));
+            assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_COMMIT));
+        }
+        assertThrows(IllegalArgumentException.class, () -> signer.sign(MESSAGE, new byte[256]));
+        assertThrows(IllegalArgumentException.class, () -> CompositeSig.signer(new byte[63]));
+        assertFalse(signer.toString().contains(HexFormat.of().formatHex(pair.secretKey()).substring(0, 16)));
+    }
+
+    @Test
     void joinSignatureFailsUnderCommitContext() {
         byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_JOIN);
         assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_COMMIT));

@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import javax.security.auth.x500.X500Principal;
+import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
+import org.bouncycastle.asn1.x509.SubjectKeyIdentifier;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.sperli.protocol.JobId;
@@ -99,6 +102,20 @@ class JobCaTest {
         assertEquals(-1, c.getBasicConstraints(), "not a CA");
         c.verify(ca.certificate().getPublicKey());
         RankIdentity.checkRankCertificate(ca.certificate(), c, r.privateKey(), job, 0);
+    }
+
+    @Test
+    void everyRankCertificateNamesTheCaKeyAsItsAuthorityKey() throws Exception {
+        byte[] caKeyId = SubjectKeyIdentifier.getInstance(
+                JcaX509ExtensionUtils.parseExtensionValue(ca.certificate().getExtensionValue("2.5.29.14")))
+                .getKeyIdentifier();
+        for (int rank = 0; rank < 3; rank++) {
+            X509Certificate c = issue(rank, "node" + rank + ".example").certificate();
+            byte[] authorityKeyId = AuthorityKeyIdentifier.getInstance(
+                    JcaX509ExtensionUtils.parseExtensionValue(c.getExtensionValue("2.5.29.35"))).getKeyIdentifier();
+            assertArrayEquals(caKeyId, authorityKeyId);
+            c.verify(ca.certificate().getPublicKey());
+        }
     }
 
     @Test

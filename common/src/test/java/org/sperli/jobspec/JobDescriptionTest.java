@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
@@ -131,6 +132,43 @@ class JobDescriptionTest {
                 ok.caCertPem(), ok.rankCertPem(), ok.rankKeyPem(),
                 JobSpecSamples.token(1, 2, 1, "node0.example").toBytes(), new byte[0], ok.jobPublicKey());
         assertThrows(IllegalArgumentException.class, otherHostInToken::toBytes);
+    }
+
+    @Test
+    void aHostListEncodedOnceGivesTheSameLineAsEachDescriptionAlone() {
+        List<JobDescription.HostEntry> hosts = JobSpecSamples.hosts(3);
+        EncodedHostList shared = EncodedHostList.of(hosts);
+        for (int rank = 0; rank < 3; rank++) {
+            JobDescription d = JobSpecSamples.description(3, rank);
+            assertArrayEquals(d.toHexLineBytes(), d.toHexLineBytes(shared));
+            assertEquals(HexFormat.of().formatHex(d.toBytes()) + "\n",
+                    new String(d.toHexLineBytes(shared), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void anEncodedHostListOfAnotherJobIsRefused() {
+        JobDescription d = JobSpecSamples.description(2, 1);
+        EncodedHostList other = EncodedHostList.of(List.of(new JobDescription.HostEntry("node0.example", 47000),
+                new JobDescription.HostEntry("other.example", 47001)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.toHexLineBytes(other));
+        assertTrue(e.getMessage().contains("not this description's"), e.getMessage());
+    }
+
+    @Test
+    void anEncodedHostListRefusesABadEntryWithTheWordsOfTheDescriptionCheck() {
+        List<JobDescription.HostEntry> hosts = List.of(new JobDescription.HostEntry("node0.example", 47000),
+                new JobDescription.HostEntry("bad host", 47001));
+        JobDescription ok = JobSpecSamples.description(2, 0);
+        JobDescription withBadHost = new JobDescription(1, ok.jobId(), 2, 0, 1, 5000, hosts, ok.caCertPem(),
+                ok.rankCertPem(), ok.rankKeyPem(), ok.token(), JobSpecSamples.signingKey(), ok.jobPublicKey());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EncodedHostList.of(hosts));
+        assertEquals("refusing to encode a job description a rank refuses: " + withBadHost.structuralFault(),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("host[1]"), e.getMessage());
+        IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
+                () -> EncodedHostList.of(List.of(new JobDescription.HostEntry("node0.example", 0))));
+        assertTrue(port.getMessage().contains("port"), port.getMessage());
     }
 
     @Test
