@@ -1,6 +1,13 @@
 # Shell functions of the distribution's bin/sperli and bin/sperli-rankd, sourced by them and by scripts/sperli (a
 # checkout), so that the launcher's JVM starts the same way from both.
 #
+# The JVM options every rank starts with, before SPERLI_RANKD_JAVA_OPTS (later options win): C2 waits for ten times
+# the default calls and loop turns, so that the short-lived hot code of a rank's start-up stays with C1. The launcher
+# gives local and staged ranks the same list (org.sperli.launcher.job.RankJvmDefaults; a test keeps them equal).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+SPERLI_RANKD_DEFAULT_OPTS=(-XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000
+  -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000)
+
 # sperli_exec JAR [sperli args...] replaces the shell with java running org.sperli.launcher.Main from JAR, the one
 # entry of its class path.
 #

@@ -15,10 +15,10 @@ import org.sperli.crypto.AccpLibrary;
  * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
  * <p>Local default: this JVM's {@code java} with this JVM's class path and {@code org.sperli.rankd.Main}, so a local
- * job needs nothing installed; the rank inherits this JVM's temporary directory, and {@value #JAVA_OPTS_VARIABLE}
- * (blank-separated, as for {@code scripts/sperli-rankd}) adds JVM options. SSH default: {@code sperli-rankd}
- * on the remote PATH. {@code --rankd CMD} replaces both: split into words for a local process, passed to the remote
- * shell as written for SSH.
+ * job needs nothing installed; the rank inherits this JVM's temporary directory, starts with {@link RankJvmDefaults},
+ * and {@value #JAVA_OPTS_VARIABLE} (blank-separated, as for {@code scripts/sperli-rankd}) adds JVM options after
+ * them. SSH default: {@code sperli-rankd} on the remote PATH. {@code --rankd CMD} replaces both: split into words for
+ * a local process, passed to the remote shell as written for SSH.
  */
 public final class RankCommand {
     /** The rank daemon's main class, run in-process-free as a child JVM for local ranks. */
@@ -61,6 +61,7 @@ public final class RankCommand {
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        words.addAll(RankJvmDefaults.OPTIONS);
         String options = env.getOrDefault(JAVA_OPTS_VARIABLE, "").strip();
         if (!options.isEmpty()) {
             words.addAll(List.of(options.split("\\s+")));

@@ -14,6 +14,7 @@ import org.sperli.crypto.AccpLibrary;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.CommandWords;
 import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.job.RankJvmDefaults;
 import org.sperli.launcher.report.Console;
 
 /**
@@ -82,7 +83,8 @@ final class RemoteRankd {
         console.detail((copied > 0 ? "staged the rank daemon on " + host + " (" + copied + " of " + jars.size()
                 + " jars)" : "rank daemon already on " + host) + " in ~/" + RankdClasspath.CACHE_DIR + ", run by "
                 + probe.java() + " (" + probe.javaVersionLine() + ")");
-        return CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " -cp "
+        return CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
+                + String.join(" ", RankJvmDefaults.OPTIONS) + " -cp "
                 + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
     }
 
