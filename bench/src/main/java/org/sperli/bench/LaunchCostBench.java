@@ -1,12 +1,19 @@
 package org.sperli.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
 import org.sperli.identity.JobKit;
@@ -23,12 +30,17 @@ import org.sperli.protocol.Limits;
  * <p>"Make a job" is what the launcher does per start: a job id, the job CA, the CompositeSig job key, and per rank an
  * Ed25519 key and certificate (with its PEM texts, as they go into the description) and a signed join token. One
  * thread, to show where the time goes; then the launcher's own path on all cores ({@link JobKit#hexLines}). After two
- * seconds of warm-up (64-rank jobs), sizes 8 and 64 are made
- * {@code runs} times (default 5) and the median is shown; 4096 once. Then join-token verification (decode, CompositeSig
- * verify with the job public key, field checks), which each rank does once per peer, in verifications per second.
+ * seconds of warm-up (64-rank jobs), sizes 8 and 64 are made {@code runs} times (default 5) and the median is shown;
+ * 4096 once. Those figures are of a warm JVM with C2; a launcher is a fresh JVM with C1 only, so the launcher's path
+ * is also timed in {@code runs} fresh JVMs started with {@code lib/sperli.sh}'s launcher options (64 and 4096 ranks,
+ * median). Then join-token verification (decode, CompositeSig verify with the job public key, field checks), which
+ * each rank does once per peer, in verifications per second.
  */
 public final class LaunchCostBench {
     private static final int[] SIZES = {8, 64, 4096};
+    private static final int[] COLD_SIZES = {64, 4096};
+    private static final String COLD_PATH = "--cold-path";
+    private static final long COLD_RUN_TIMEOUT_S = 300;
     private static final int LARGE = 4096;
     private static final int DEFAULT_RUNS = 5;
     private static final long WARM_UP_NS = 2_000_000_000L;
@@ -47,12 +59,17 @@ public final class LaunchCostBench {
     private LaunchCostBench() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals(COLD_PATH)) {
+            // One job in this fresh JVM: what a launcher process pays, JIT warm-up and class loading included.
+            System.out.printf(Locale.ROOT, "%.1f%n", launcherPathMs(Integer.parseInt(args[1])));
+            return;
+        }
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_RUNS;
         run(System.out, runs);
     }
 
-    static void run(PrintStream out, int runs) {
+    static void run(PrintStream out, int runs) throws IOException, InterruptedException {
         long started = System.nanoTime();
         out.printf(Locale.ROOT, "LaunchCostBench  java.version=%s  vm=%s  cpus=%d  breakdown on one thread%n",
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
@@ -86,10 +103,51 @@ public final class LaunchCostBench {
             Arrays.sort(ms);
             out.printf(Locale.ROOT, "%6d %5d %11.1f %12.3f%n", size, n, ms[n / 2], ms[n / 2] / size);
         }
+        List<String> options = launcherJvmOptions();
+        out.printf(Locale.ROOT, "the same path in a fresh JVM per run, started as sperli_exec starts the launcher (%s):"
+                + " the first job of a launcher process%n", String.join(" ", options));
+        out.printf(Locale.ROOT, "%6s %5s %11s %12s%n", "ranks", "runs", "total ms", "ms per rank");
+        for (int size : COLD_SIZES) {
+            double[] ms = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                ms[i] = coldLauncherPathMs(options, size);
+            }
+            Arrays.sort(ms);
+            out.printf(Locale.ROOT, "%6d %5d %11.1f %12.3f%n", size, runs, ms[runs / 2], ms[runs / 2] / size);
+        }
         double perSecond = tokenVerificationsPerSecond();
         out.printf(Locale.ROOT, "token verifications per second: %.0f (%.3f ms each)%n", perSecond,
                 1000.0 / perSecond);
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * The JVM options {@code sperli_exec} gives the launcher, read from {@code lib/sperli.sh} (this benchmark runs
+     * from the repository's root, as {@code scripts/bench} starts it) so that the two cannot drift apart.
+     */
+    private static List<String> launcherJvmOptions() throws IOException {
+        Path script = Path.of("dist", "src", "main", "layout", "lib", "sperli.sh");
+        Matcher defaults = Pattern.compile("local defaults=\\(([^)]*)\\)").matcher(Files.readString(script));
+        if (!defaults.find()) {
+            throw new IllegalStateException("no 'local defaults=(...)' in " + script);
+        }
+        return List.of(defaults.group(1).strip().split("\\s+"));
+    }
+
+    /** {@link #launcherPathMs} of one job in a fresh JVM with {@code options}, in ms. */
+    private static double coldLauncherPathMs(List<String> options, int size) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), LaunchCostBench.class.getName(),
+                COLD_PATH, String.valueOf(size)));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!process.waitFor(COLD_RUN_TIMEOUT_S, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            process.destroyForcibly();
+            throw new IllegalStateException("cold launcher path of " + size + " ranks failed: " + output);
+        }
+        return Double.parseDouble(output.substring(output.lastIndexOf('\n') + 1));
     }
 
     /** What the launcher does before it starts the ranks of a job of {@code size} ranks, in ms. */

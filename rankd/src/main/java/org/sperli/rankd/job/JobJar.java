@@ -135,9 +135,6 @@ public final class JobJar implements AutoCloseable {
         }
     }
 
-
-    /** Dot-separated Java identifiers ({@code $} allowed for nested classes). */
-
     private static String sha256Hex(Path path) {
         try {
             return HexFormat.of().formatHex(Sha256.ofFile(path));
