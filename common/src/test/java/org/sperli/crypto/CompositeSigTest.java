@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -57,6 +58,33 @@ class CompositeSigTest {
         assertThrows(IllegalArgumentException.class, () -> signer.sign(MESSAGE, new byte[256]));
         assertThrows(IllegalArgumentException.class, () -> CompositeSig.signer(new byte[63]));
         assertFalse(signer.toString().contains(HexFormat.of().formatHex(pair.secretKey()).substring(0, 16)));
+    }
+
+    @Test
+    void mlDsaSignedByAwsLcVerifiesInBouncyCastleUnderTheSameKey() {
+        CompositeSig.Signer signer = CompositeSig.signer(pair.secretKey(), true);
+        assumeTrue(signer.mlDsaIsNative(), "ACCP's native library does not load here: nothing to compare");
+        assertTrue(signer.toString().contains("AWS-LC"), signer.toString());
+        for (byte[] ctx : new byte[][] {CompositeSig.CONTEXT_JOIN, CompositeSig.CONTEXT_COMMIT, new byte[0]}) {
+            byte[] signature = signer.sign(MESSAGE, ctx);
+            assertEquals(2484, signature.length);
+            assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, ctx));
+            byte[] otherMessage = Arrays.copyOf(MESSAGE, MESSAGE.length + 1);
+            assertFalse(CompositeSig.verify(pair.publicKey(), otherMessage, signature, ctx));
+        }
+        byte[] join = signer.sign(MESSAGE, CompositeSig.CONTEXT_JOIN);
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, join, CompositeSig.CONTEXT_COMMIT));
+        byte[] mlDsaHalfOfAnotherKey = CompositeSig.signer(CompositeSig.generate(new SecureRandom()).secretKey(), true)
+                .sign(MESSAGE, CompositeSig.CONTEXT_JOIN);
+        System.arraycopy(join, 2420, mlDsaHalfOfAnotherKey, 2420, 64);
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, mlDsaHalfOfAnotherKey, CompositeSig.CONTEXT_JOIN),
+                "an ML-DSA half made with another seed must not verify");
+    }
+
+    @Test
+    void aSignerInJavaSaysSo() {
+        assertFalse(CompositeSig.signer(pair.secretKey()).mlDsaIsNative());
+        assertTrue(CompositeSig.signer(pair.secretKey()).toString().contains("Java"));
     }
 
     @Test
