@@ -1,11 +1,14 @@
 package org.sperli.crypto;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import com.amazon.corretto.crypto.provider.SelfTestStatus;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -17,14 +20,16 @@ import javax.net.ssl.SSLContext;
  *
  * <p>The choice is made once per process, before the first TLS context is built: {@code --tls-engine NAME} or the
  * environment variable {@value #VARIABLE}; {@code auto} (the default) takes ACCP when its native library loads, else
- * the JDK. ACCP runs each algorithm's self test on that algorithm's first use (all of them at once, as
- * {@code assertHealthy} would, cost a rank a tenth of its start-up); a failed one fails that use, which ends the
- * handshake with H1611. {@link AccpLibrary} lets a rank JVM load the library without unpacking it. {@code accp}
- * asked for but not loadable falls back to the JDK, and {@link Choice#note} says so in one line.
+ * the JDK. ACCP's self tests run once, before it becomes a provider; if they do not pass, the JDK runs instead, as
+ * when the library does not load. {@link AccpLibrary} lets a rank JVM load the library without unpacking it.
+ * {@code accp} asked for but not usable falls back to the JDK, and {@link Choice#note} says so in one line.
  */
 public final class CryptoEngine {
     /** SunJSSE's system property with the key exchange groups it offers, in order. */
     static final String NAMED_GROUPS = "jdk.tls.namedGroups";
+
+    /** Bounds the wait for ACCP's self tests on the common pool; after it they run in the waiting thread. */
+    private static final long SELF_TEST_WAIT_S = 10;
 
     /** The environment variable that chooses the engine when no option does. */
     public static final String VARIABLE = "SPERLI_TLS_ENGINE";
@@ -165,6 +170,21 @@ public final class CryptoEngine {
         }
     }
 
+    /**
+     * Waits until ACCP's self tests have passed, running them here if they have not; returns null, or why ACCP
+     * cannot be used. ACCP starts them on the common pool when it is made, and every thread that asks for one of its
+     * algorithms before they have finished runs them all again by itself: a rank's main thread, this thread and the
+     * pool ran them side by side. Waiting here, before ACCP is a provider any other thread can find, runs them once.
+     */
+    private static String awaitSelfTests(AmazonCorrettoCryptoProvider accp) {
+        ForkJoinPool.commonPool().awaitQuiescence(SELF_TEST_WAIT_S, TimeUnit.SECONDS);
+        SelfTestStatus status = accp.getSelfTestStatus();
+        if (status != SelfTestStatus.PASSED) {
+            status = accp.runSelfTests();
+        }
+        return status == SelfTestStatus.PASSED ? null : "its self tests did not pass (" + status + ")";
+    }
+
     /** Installs ACCP first among the providers; returns null, or why it cannot run here. */
     private static String installAccp() {
         try {
@@ -175,6 +195,10 @@ public final class CryptoEngine {
             }
             Provider first = Security.getProviders()[0];
             if (first != accp) {
+                String failed = awaitSelfTests(accp);
+                if (failed != null) {
+                    return failed;
+                }
                 Security.insertProviderAt(accp, 1);
             }
             preferNativeKeyExchange();
