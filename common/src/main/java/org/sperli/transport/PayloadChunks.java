@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.stream.ChunkedInput;
+import org.sperli.protocol.frame.FrameHeader;
 
 /**
  * A large payload handed to TLS a piece at a time. Netty's {@code SslHandler} encrypts everything written before a
@@ -12,8 +13,12 @@ import io.netty.handler.stream.ChunkedInput;
  * {@code ChunkedWriteHandler} while the connection is writable) both sides work at once.
  */
 final class PayloadChunks implements ChunkedInput<ByteBuf> {
-    /** Payload bytes per piece: four TLS records. */
-    static final int CHUNK_BYTES = 64 * 1024;
+    /**
+     * Payload bytes per piece: four TLS records of {@link PeerPipeline#RECORD_PLAINTEXT_BYTES}, so that TLS encrypts
+     * each record from a slice of one piece. The first piece is shorter by the frame header, which goes first.
+     */
+    static final int CHUNK_BYTES = 4 * PeerPipeline.RECORD_PLAINTEXT_BYTES;
+    private static final int FIRST_CHUNK_BYTES = CHUNK_BYTES - FrameHeader.LENGTH;
 
     private final ByteBuf payload;
     private final long length;
@@ -47,7 +52,8 @@ final class PayloadChunks implements ChunkedInput<ByteBuf> {
         if (!payload.isReadable()) {
             return null;
         }
-        return payload.readRetainedSlice(Math.min(CHUNK_BYTES, payload.readableBytes()));
+        int piece = payload.readableBytes() == length ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
+        return payload.readRetainedSlice(Math.min(piece, payload.readableBytes()));
     }
 
     @Override

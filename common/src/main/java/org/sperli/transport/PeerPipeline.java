@@ -42,6 +42,15 @@ public final class PeerPipeline {
         void handshaken(Channel channel, X509Certificate peerOrNull, Throwable failure);
     }
 
+    /**
+     * Plaintext bytes SunJSSE puts into one TLS 1.3 record: 16367, not the 16384 TLS allows (JDK 17 and 25, either
+     * crypto engine; {@code TlsRecordSizeTest} checks it). Netty's {@code SslHandler} hands the engine up to its
+     * "wrap data size" at a time, 16384 by default; the 17 bytes the engine left each time made the handler copy
+     * every following record into a buffer of its own before encrypting it, one copy of every byte sent. At this size
+     * it passes slices of the written buffers, and {@link PayloadChunks} cuts payloads at record boundaries.
+     */
+    public static final int RECORD_PLAINTEXT_BYTES = 16367;
+
     /** An initializer that adds TLS with {@code engine} (one per connection) and reports the handshake. */
     public static ChannelInitializer<Channel> initializer(Supplier<SSLEngine> engine, long handshakeTimeoutMs,
                                                          HandshakeListener listener) {
@@ -51,6 +60,7 @@ public final class PeerPipeline {
                 SSLEngine e = engine.get();
                 SslHandler ssl = new SslHandler(e);
                 ssl.setCumulator(HeapCumulator.INSTANCE);
+                ssl.setWrapDataSize(RECORD_PLAINTEXT_BYTES);
                 ssl.setHandshakeTimeoutMillis(handshakeTimeoutMs);
                 AtomicBoolean connected = new AtomicBoolean();
                 ch.pipeline().addLast("connected", new ChannelInboundHandlerAdapter() {

@@ -85,7 +85,26 @@ class OutboundPiecesTest {
         one.release();
         chunks.close();
         assertEquals(0, payload.refCnt());
-        assertEquals(PayloadChunks.CHUNK_BYTES, chunks.progress());
+        assertEquals(PayloadChunks.CHUNK_BYTES - FrameHeader.LENGTH, chunks.progress());
+    }
+
+    @Test
+    void piecesEndAtTlsRecordBoundariesCountingTheHeaderBeforeThem() {
+        ByteBuf payload = Unpooled.wrappedBuffer(pattern(PayloadChunks.CHUNK_BYTES * 3, 4));
+        PayloadChunks chunks = new PayloadChunks(payload);
+        List<Integer> sizes = new ArrayList<>();
+        for (ByteBuf piece = chunks.readChunk(UnpooledByteBufAllocator.DEFAULT); piece != null;
+                piece = chunks.readChunk(UnpooledByteBufAllocator.DEFAULT)) {
+            sizes.add(piece.readableBytes());
+            piece.release();
+        }
+        chunks.close();
+        int sent = FrameHeader.LENGTH;
+        for (int i = 0; i < sizes.size() - 1; i++) {
+            sent += sizes.get(i);
+            assertEquals(0, sent % PeerPipeline.RECORD_PLAINTEXT_BYTES, "piece " + i + " of " + sizes);
+        }
+        assertEquals(PayloadChunks.CHUNK_BYTES * 3, sizes.stream().mapToInt(Integer::intValue).sum());
     }
 
     @Test
