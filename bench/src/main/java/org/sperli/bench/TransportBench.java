@@ -62,7 +62,11 @@ public final class TransportBench {
     /** Small messages sent one way per repetition of the message-rate row (8 B each, then a 1-byte ack). */
     private static final int RATE_COUNT = 20_000;
     private static final int RATE_BYTES = 8;
-    private static final int BW_WARM_UP = 3;
+    /**
+     * Warm-up repetitions of each bandwidth and message-rate row: with 3 the 16 MiB figures still measured C2 compiling
+     * the TLS path (a run of 20 repetitions rose from 190 to over 1000 MB/s in its first 8).
+     */
+    private static final int BW_WARM_UP = 8;
     private static final int BW_TIMED = 5;
     private static final Duration LIMIT = Duration.ofSeconds(120);
 
