@@ -49,7 +49,7 @@ final class JarStager {
      */
     static boolean stage(ClientSession session, Path local, long size, String target, String cacheDir,
                          boolean replace) throws IOException {
-        try (SftpClient sftp = SftpClientFactory.instance().createSftpClient(session)) {
+        try (SftpClient sftp = open(session)) {
             if (!replace && holds(sftp, target, size)) {
                 return false;
             }
@@ -72,6 +72,26 @@ final class JarStager {
                 throw e;
             }
             return true;
+        }
+    }
+
+    /**
+     * An SFTP client on {@code session}. A server without SFTP (an OpenSSH sshd_config without its {@code Subsystem
+     * sftp} line) closes the channel at once, which the SSH library reports as "Channel closing": said here in the
+     * operator's terms, with what to change.
+     */
+    private static SftpClient open(ClientSession session) throws IOException {
+        try {
+            return SftpClientFactory.instance().createSftpClient(session);
+        } catch (IOException e) {
+            if (!session.isOpen()) {
+                throw e;
+            }
+            // Not the cause: the launcher names a failure by its innermost cause, which would be the library's words.
+            IOException said = new IOException("the host's SSH server offers no SFTP, which staging needs (OpenSSH:"
+                    + " a 'Subsystem sftp' line in sshd_config; it said: " + SshTransport.reason(e) + ")");
+            said.addSuppressed(e);
+            throw said;
         }
     }
 

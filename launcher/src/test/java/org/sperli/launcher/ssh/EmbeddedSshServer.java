@@ -60,7 +60,17 @@ final class EmbeddedSshServer implements AutoCloseable {
         return start(home, true, true);
     }
 
+    /** As {@link #start(Path)}, with no SFTP subsystem, as an sshd_config without its {@code Subsystem sftp} line. */
+    static EmbeddedSshServer startWithoutSftp(Path home) throws IOException, GeneralSecurityException {
+        return start(home, true, false, false);
+    }
+
     private static EmbeddedSshServer start(Path home, boolean killOnClose, boolean loginEnvironment)
+            throws IOException, GeneralSecurityException {
+        return start(home, killOnClose, loginEnvironment, true);
+    }
+
+    private static EmbeddedSshServer start(Path home, boolean killOnClose, boolean loginEnvironment, boolean sftp)
             throws IOException, GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(256);
@@ -74,7 +84,7 @@ final class EmbeddedSshServer implements AutoCloseable {
         server.setPasswordAuthenticator(null);
         server.setKeyboardInteractiveAuthenticator(null);
         server.setFileSystemFactory(new VirtualFileSystemFactory(home));
-        server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
+        server.setSubsystemFactories(sftp ? List.of(new SftpSubsystemFactory()) : List.of());
         server.setCommandFactory((channel, command) -> {
             s.execs.incrementAndGet();
             return new ShellCommand(command, home, killOnClose, loginEnvironment, s.sentEnvironments::add);

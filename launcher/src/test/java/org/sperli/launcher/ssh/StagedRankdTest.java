@@ -120,6 +120,26 @@ class StagedRankdTest {
         assertNothingStaged();
     }
 
+    @Test
+    void aHostWhoseSshServerHasNoSftpIsRefusedInOneLineThatSaysSo() throws Exception {
+        server.close();
+        Path home = Files.createDirectory(dir.resolve("home-without-sftp"));
+        server = EmbeddedSshServer.startWithoutSftp(home);
+        server.writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
+        Files.writeString(sshDir.resolve("config"), "Host localhost\n    Port " + server.port() + "\n");
+
+        LauncherHarness.Run run = run(javaOfThisJvm());
+
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        assertTrue(run.err().contains("cannot stage the job jar on localhost in ~/.cache/sperli/jars: the host's SSH"
+                + " server offers no SFTP, which staging needs (OpenSSH: a 'Subsystem sftp' line in sshd_config; it"
+                + " said: "),
+                run.err());
+        assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+        assertNothingStaged();
+        LauncherHarness.assertNoProcessLeft();
+    }
+
     private LauncherHarness.Run run(String remoteJava) throws IOException {
         List<Integer> ports = LauncherHarness.freePorts(2);
         return LauncherHarness.run(LauncherHarness.environment(Map.of(RankdClasspath.VARIABLE, rankdJar.toString())),
