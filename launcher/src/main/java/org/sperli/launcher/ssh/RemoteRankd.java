@@ -47,7 +47,20 @@ final class RemoteRankd {
      */
     static String prepare(ClientSession session, String host, String remoteJavaOrNull, RankdClasspath classpath,
                           Console console) throws IOException {
-        Probe probe = Probe.run(session, remoteJavaOrNull);
+        // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
+        // class path that cannot be staged matters only once the host turns out to have no sperli-rankd.
+        List<RankdClasspath.Jar> jars = null;
+        IOException unstageable = null;
+        try {
+            jars = classpath.jars();
+        } catch (IOException e) {
+            unstageable = e;
+        }
+        List<String> cached = new ArrayList<>();
+        for (RankdClasspath.Jar jar : jars == null ? List.<RankdClasspath.Jar>of() : jars) {
+            cached.add(jar.remotePath());
+        }
+        Probe probe = Probe.run(session, remoteJavaOrNull, cached);
         if (probe.rankdPath() != null) {
             console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
             return RankCommand.REMOTE_DEFAULT;
@@ -59,21 +72,14 @@ final class RemoteRankd {
                     + JavaVersion.MINIMUM + " or newer is needed; --remote-java PATH names another, --rankd CMD"
                     + " another rank command)", null);
         }
-        List<RankdClasspath.Jar> jars;
-        try {
-            jars = classpath.jars();
-        } catch (IOException e) {
-            throw LauncherException.startFailed("cannot stage the rank daemon on " + host + ": " + e.getMessage(), e);
+        if (unstageable != null) {
+            throw LauncherException.startFailed("cannot stage the rank daemon on " + host + ": "
+                    + unstageable.getMessage(), unstageable);
         }
-        List<String> cached = new ArrayList<>();
-        for (RankdClasspath.Jar jar : jars) {
-            cached.add(jar.remotePath());
-        }
-        Map<String, String> sums = sums(session, cached);
         int copied = 0;
         StringJoiner remoteClasspath = new StringJoiner(":");
         for (RankdClasspath.Jar jar : jars) {
-            String sum = sums.get(jar.remotePath());
+            String sum = probe.sums().get(jar.remotePath());
             boolean wrong = sum != null && !sum.equals(jar.sha256Hex()) && !sum.equals(NO_SUM);
             if (JarStager.stage(session, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
                 copied++;
@@ -88,23 +94,18 @@ final class RemoteRankd {
                 + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
     }
 
-    /** The SHA-256 (hex) of each of {@code files} that exists on the host, by path; {@link #NO_SUM} if unknown. */
-    private static Map<String, String> sums(ClientSession session, List<String> files) throws IOException {
+    /**
+     * The shell lines that print {@code sha256sum}'s line for each of {@code files} that exists on the host, or
+     * {@link #NO_SUM} and its path where {@code sha256sum} is missing.
+     */
+    private static String sumsScript(List<String> files) {
         StringBuilder script = new StringBuilder();
         for (String file : files) {
             String f = CommandWords.quote(file);
             script.append("if [ -f ").append(f).append(" ]; then sha256sum ").append(f)
                     .append(" 2>/dev/null || echo ").append(NO_SUM).append(' ').append(f).append("; fi; ");
         }
-        script.append("true");
-        Map<String, String> sums = new HashMap<>();
-        for (String line : run(session, script.toString()).split("\n")) {
-            String[] parts = line.strip().split("\\s+", 2);
-            if (parts.length == 2) {
-                sums.put(parts[1], parts[0]);
-            }
-        }
-        return sums;
+        return script.toString();
     }
 
     private static String run(ClientSession session, String script) throws IOException {
@@ -120,27 +121,36 @@ final class RemoteRankd {
     }
 
     /**
-     * What the host's login shell finds: {@code sperli-rankd}'s path when it is on the PATH; else the Java command
-     * that would run ranks and the first line of its {@code -version} output (an error line when it is missing).
+     * What the host's login shell finds, in one remote command: {@code sperli-rankd}'s path when it is on the PATH;
+     * else the Java command that would run ranks, the first line of its {@code -version} output (an error line when
+     * it is missing), and the SHA-256 of each asked-for file already on the host, by path ({@link #NO_SUM} where the
+     * host has no {@code sha256sum}).
      */
-    record Probe(String rankdPath, String java, String javaVersionLine) {
-        static Probe run(ClientSession session, String remoteJavaOrNull) throws IOException {
+    record Probe(String rankdPath, String java, String javaVersionLine, Map<String, String> sums) {
+        static Probe run(ClientSession session, String remoteJavaOrNull, List<String> cached) throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
             return parse(RemoteRankd.run(session,
                     "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
-                            + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; true"));
+                            + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached) + "true"));
         }
 
         static Probe parse(String out) {
             String[] lines = out.split("\n");
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(printable(first.substring("rankd ".length())), null, null);
+                return new Probe(printable(first.substring("rankd ".length())), null, null, Map.of());
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
-            return new Probe(null, java, version.isEmpty() ? "(no output)" : version);
+            Map<String, String> sums = new HashMap<>();
+            for (int i = 2; i < lines.length; i++) {
+                String[] parts = lines[i].strip().split("\\s+", 2);
+                if (parts.length == 2) {
+                    sums.put(parts[1], parts[0]);
+                }
+            }
+            return new Probe(null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums));
         }
     }
 }

@@ -59,6 +59,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
 
     @Override
     public synchronized void prepare(String host) throws HostUnreachableException {
+        if (command.remoteIsDefault()) {
+            rankdClasspath.prefetch();
+        }
         ClientSession session = sessions.get(host);
         if (session != null) {
             if (SshTransport.answers(session, PROBE_TIMEOUT)) {
