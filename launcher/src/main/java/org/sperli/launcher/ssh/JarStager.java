@@ -38,8 +38,40 @@ final class JarStager {
     /**
      * Makes sure {@code session}'s host holds the jar; returns true when it was copied, false when it was there.
      */
-    static boolean stage(ClientSession session, JobJar jar) throws IOException {
-        return stage(session, jar.path(), jar.size(), remotePath(jar), CACHE_DIR, false);
+    static boolean stage(Sftp sftp, JobJar jar) throws IOException {
+        return stage(sftp, jar.path(), jar.size(), remotePath(jar), CACHE_DIR, false);
+    }
+
+    /**
+     * One SFTP client for a host's staging, opened when first needed (a host whose files are all there still opens
+     * it, to look) and shared by the job jar and the rank daemon's jars: each client is a channel and a handshake.
+     */
+    static final class Sftp implements AutoCloseable {
+        private final ClientSession session;
+        private SftpClient client;
+
+        Sftp(ClientSession session) {
+            this.session = session;
+        }
+
+        synchronized SftpClient client() throws IOException {
+            if (client == null) {
+                client = open(session);
+            }
+            return client;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (client != null) {
+                try {
+                    client.close();
+                } catch (IOException e) {
+                    // The session is closed or kept by its owner; nothing staged depends on this close.
+                }
+                client = null;
+            }
+        }
     }
 
     /**
@@ -47,32 +79,31 @@ final class JarStager {
      * inside {@code cacheDir}): copied under a temporary name and renamed into place unless a file of that size is
      * there, or always when {@code replace} (its content was found wrong). Returns true when it was copied.
      */
-    static boolean stage(ClientSession session, Path local, long size, String target, String cacheDir,
+    static boolean stage(Sftp shared, Path local, long size, String target, String cacheDir,
                          boolean replace) throws IOException {
-        try (SftpClient sftp = open(session)) {
-            if (!replace && holds(sftp, target, size)) {
+        SftpClient sftp = shared.client();
+        if (!replace && holds(sftp, target, size)) {
+            return false;
+        }
+        mkdirs(sftp, cacheDir);
+        String temporary = target + ".tmp-" + HexFormat.of().formatHex(randomBytes());
+        try {
+            try (OutputStream out = sftp.write(temporary)) {
+                Files.copy(local, out);
+            }
+            if (replace) {
+                removeQuietly(sftp, target);
+            }
+            sftp.rename(temporary, target);
+        } catch (IOException e) {
+            removeQuietly(sftp, temporary);
+            // Another launcher may have put the same file there first.
+            if (holds(sftp, target, size)) {
                 return false;
             }
-            mkdirs(sftp, cacheDir);
-            String temporary = target + ".tmp-" + HexFormat.of().formatHex(randomBytes());
-            try {
-                try (OutputStream out = sftp.write(temporary)) {
-                    Files.copy(local, out);
-                }
-                if (replace) {
-                    removeQuietly(sftp, target);
-                }
-                sftp.rename(temporary, target);
-            } catch (IOException e) {
-                removeQuietly(sftp, temporary);
-                // Another launcher may have put the same file there first.
-                if (holds(sftp, target, size)) {
-                    return false;
-                }
-                throw e;
-            }
-            return true;
+            throw e;
         }
+        return true;
     }
 
     /**

@@ -45,8 +45,8 @@ final class RemoteRankd {
      * @throws LauncherException when the host cannot run ranks (no usable Java) or the staging fails
      * @throws IOException when the session fails under the probe or the copy
      */
-    static String prepare(ClientSession session, String host, String remoteJavaOrNull, RankdClasspath classpath,
-                          Console console) throws IOException {
+    static String prepare(ClientSession session, JarStager.Sftp sftp, String host, String remoteJavaOrNull,
+                          RankdClasspath classpath, Console console) throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
         // class path that cannot be staged matters only once the host turns out to have no sperli-rankd.
         List<RankdClasspath.Jar> jars = null;
@@ -81,7 +81,7 @@ final class RemoteRankd {
         for (RankdClasspath.Jar jar : jars) {
             String sum = probe.sums().get(jar.remotePath());
             boolean wrong = sum != null && !sum.equals(jar.sha256Hex()) && !sum.equals(NO_SUM);
-            if (JarStager.stage(session, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
+            if (JarStager.stage(sftp, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
                 copied++;
             }
             remoteClasspath.add(jar.remotePath());

@@ -78,23 +78,26 @@ public final class SshRanks implements RankStarter, AutoCloseable {
             session = transport.connect(host);
         }
         console.detail("connected to " + host + " as " + session.getUsername());
-        stageJar(host, session);
-        rankCommands.put(host, rankCommand(host, session));
+        try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
+            stageJar(host, session, sftp);
+            rankCommands.put(host, rankCommand(host, session, sftp));
+        }
         sessions.put(host, session);
     }
 
     /** {@code --rankd CMD} as given (null), else what the host has or gets staged. */
-    private String rankCommand(String host, ClientSession session) throws HostUnreachableException {
+    private String rankCommand(String host, ClientSession session, JarStager.Sftp sftp)
+            throws HostUnreachableException {
         if (!command.remoteIsDefault()) {
             return null;
         }
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, host, remoteJavaOrNull, rankdClasspath, console));
+                () -> RemoteRankd.prepare(session, sftp, host, remoteJavaOrNull, rankdClasspath, console));
     }
 
-    private void stageJar(String host, ClientSession session) throws HostUnreachableException {
+    private void stageJar(String host, ClientSession session, JarStager.Sftp sftp) throws HostUnreachableException {
         boolean copied = bounded(host, session, "staging the job jar", "cannot stage the job jar on " + host
-                + " in ~/" + JarStager.CACHE_DIR, () -> JarStager.stage(session, jar));
+                + " in ~/" + JarStager.CACHE_DIR, () -> JarStager.stage(sftp, jar));
         console.detail(copied ? "staged job jar on " + host + " as ~/" + JarStager.remotePath(jar)
                 : "job jar already on " + host + " as ~/" + JarStager.remotePath(jar));
     }
