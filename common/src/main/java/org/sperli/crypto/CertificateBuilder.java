@@ -83,8 +83,10 @@ public final class CertificateBuilder {
         return leaf(Issuer.of(issuer, issuerKey), commonName, subjectKey, host, hostKind, notBefore, notAfter, random);
     }
 
-    /** As {@link #leaf(X509Certificate, PrivateKey, String, PublicKey, String, HostKind, Instant, Instant,
-     * SecureRandom)}, by an issuer read once for all the leaves it signs. */
+    /**
+     * As {@link #leaf(X509Certificate, PrivateKey, String, PublicKey, String, HostKind, Instant, Instant,
+     * SecureRandom)}, by an issuer read once for all the leaves it signs.
+     */
     public static X509Certificate leaf(Issuer issuer, String commonName, PublicKey subjectKey, String host,
                                        HostKind hostKind, Instant notBefore, Instant notAfter, SecureRandom random) {
         GeneralName san = new GeneralName(hostKind == HostKind.IP_ADDRESS ? GeneralName.iPAddress : GeneralName.dNSName,
