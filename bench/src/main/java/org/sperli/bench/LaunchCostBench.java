@@ -141,13 +141,24 @@ public final class LaunchCostBench {
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), LaunchCostBench.class.getName(),
                 COLD_PATH, String.valueOf(size)));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!process.waitFor(COLD_RUN_TIMEOUT_S, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            process.destroyForcibly();
-            throw new IllegalStateException("cold launcher path of " + size + " ranks failed: " + output);
+        // Output to a file, not a pipe read to its end, so that the bound below holds even for a child that hangs.
+        Path outputFile = Files.createTempFile("sperli-launchcost-", ".out");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(outputFile.toFile()).start();
+            boolean ended = process.waitFor(COLD_RUN_TIMEOUT_S, TimeUnit.SECONDS);
+            if (!ended) {
+                process.destroyForcibly().waitFor();
+            }
+            String output = Files.readString(outputFile, StandardCharsets.UTF_8).strip();
+            if (!ended || process.exitValue() != 0) {
+                throw new IllegalStateException("cold launcher path of " + size + " ranks "
+                        + (ended ? "failed" : "took over " + COLD_RUN_TIMEOUT_S + " s") + ": " + output);
+            }
+            return Double.parseDouble(output.substring(output.lastIndexOf('\n') + 1));
+        } finally {
+            Files.deleteIfExists(outputFile);
         }
-        return Double.parseDouble(output.substring(output.lastIndexOf('\n') + 1));
     }
 
     /** What the launcher does before it starts the ranks of a job of {@code size} ranks, in ms. */
