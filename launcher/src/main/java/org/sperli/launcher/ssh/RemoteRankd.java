@@ -49,7 +49,7 @@ final class RemoteRankd {
                           RankdClasspath classpath, Console console) throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
         // class path that cannot be staged matters only once the host turns out to have no sperli-rankd.
-        List<RankdClasspath.Jar> jars = null;
+        List<RankdClasspath.Jar> jars = List.of();
         IOException unstageable = null;
         try {
             jars = classpath.jars();
@@ -57,7 +57,7 @@ final class RemoteRankd {
             unstageable = e;
         }
         List<String> cached = new ArrayList<>();
-        for (RankdClasspath.Jar jar : jars == null ? List.<RankdClasspath.Jar>of() : jars) {
+        for (RankdClasspath.Jar jar : jars) {
             cached.add(jar.remotePath());
         }
         Probe probe = Probe.run(session, remoteJavaOrNull, cached);
