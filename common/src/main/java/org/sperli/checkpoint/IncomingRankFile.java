@@ -20,8 +20,15 @@ import org.sperli.protocol.JobId;
  * checks the state hash (H1620) and, when a COMMIT is given, the whole-file hash against its entry (H1620); only
  * then is the file fsynced and renamed into place. {@link #close} without {@link #finish} removes the temporary file.
  * The order of chunks (offset = bytes so far, a fixed total) is the caller's to enforce.
+ *
+ * <p>Each chunk is copied once, into a direct staging buffer, and both digests and the file write read it there. A
+ * chunk as decoded is a read-only heap view: a digest cannot reach its array (the native one copies every such update
+ * into a fresh array) and a channel write copies it into a temporary direct buffer of the JDK's.
  */
 public final class IncomingRankFile implements AutoCloseable {
+    /** Bytes copied, hashed and written at a time: a quarter of the largest chunk, a few write calls per chunk. */
+    static final int STAGING_BYTES = 256 * 1024;
+
     private final Path tmp;
     private final Path target;
     private final JobId job;
@@ -32,6 +39,7 @@ public final class IncomingRankFile implements AutoCloseable {
     private final MessageDigest stateDigest = Sha256.newDigest();
     private final MessageDigest fileDigest = Sha256.newDigest();
     private final ByteBuffer head = ByteBuffer.allocate(RankFileHeader.LENGTH);
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
     private RankFileHeader header;
     private long received;
     private boolean done;
@@ -48,31 +56,40 @@ public final class IncomingRankFile implements AutoCloseable {
 
     /** Appends the chunk's remaining bytes (the position is moved) of a file of {@code total} bytes. */
     public void accept(ByteBuffer chunk, long total) {
+        ByteBuffer rest = chunk.duplicate();
         try {
-            ByteBuffer bytes = chunk.duplicate();
-            fileDigest.update(bytes.duplicate());
-            if (header == null) {
-                ByteBuffer part = bytes.duplicate();
-                part.limit(part.position() + Math.min(part.remaining(), head.remaining()));
-                head.put(part);
-                if (!head.hasRemaining()) {
-                    header = RankFileHeader.read(head.flip());
-                    header.expect(job, epoch, rank, size, total);
-                    ByteBuffer state = bytes.duplicate();
-                    state.position(part.position());
-                    stateDigest.update(state);
+            while (rest.hasRemaining()) {
+                int n = Math.min(rest.remaining(), staging.capacity());
+                staging.clear();
+                staging.put(rest.slice(rest.position(), n)).flip();
+                rest.position(rest.position() + n);
+                hash(total);
+                received += n;
+                while (staging.hasRemaining()) {
+                    channel.write(staging);
                 }
-            } else {
-                stateDigest.update(bytes.duplicate());
-            }
-            received += bytes.remaining();
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
             }
             chunk.position(chunk.limit());
         } catch (IOException e) {
             throw new SperliException(ErrorCode.H1619, tmp.getFileName() + " cannot be written: " + e.getMessage());
         }
+    }
+
+    /** Feeds the staged bytes to the whole-file digest, to the header until it is complete, then to the state's. */
+    private void hash(long total) {
+        fileDigest.update(staging.duplicate());
+        ByteBuffer state = staging.duplicate();
+        if (header == null) {
+            int n = Math.min(state.remaining(), head.remaining());
+            head.put(state.slice(state.position(), n));
+            state.position(state.position() + n);
+            if (head.hasRemaining()) {
+                return;
+            }
+            header = RankFileHeader.read(head.flip());
+            header.expect(job, epoch, rank, size, total);
+        }
+        stateDigest.update(state);
     }
 
     /**

@@ -116,7 +116,9 @@ final class BuddySender {
                     pending[slot].await();
                 }
                 if (buffers[slot] == null) {
-                    buffers[slot] = ByteBuffer.allocate(capacity);
+                    // Direct, so that the file is read straight into it: a heap buffer would be filled by a copy
+                    // from a temporary direct buffer of the JDK's.
+                    buffers[slot] = ByteBuffer.allocateDirect(capacity);
                 }
                 int n = (int) Math.min(Limits.MAX_CHUNK, total - offset);
                 ByteBuffer chunk = buffers[slot].clear().limit(n);

@@ -107,6 +107,31 @@ class EpochStoreTest {
     }
 
     @Test
+    void chunksLargerThanTheStagingBufferAndReadOnlyAsDecodedAreStoredAndHashedWhole() throws IOException {
+        EpochStore sender = EpochStore.of(dir.resolve("a"), JOB, 1, 2);
+        int stateLength = 2 * IncomingRankFile.STAGING_BYTES + 12345;
+        byte[] whole = Files.readAllBytes(written(sender, 1, state(stateLength)).path());
+        EpochStore receiver = EpochStore.of(dir.resolve("b"), JOB, 0, 2);
+        // a chunk that ends inside the header, then one that spans several stagings, then the rest
+        int[] cuts = {50, IncomingRankFile.STAGING_BYTES * 2 + 7, whole.length};
+
+        byte[] sha;
+        try (IncomingRankFile in = receiver.receiveBuddyCopy(1, 1)) {
+            int at = 0;
+            for (int cut : cuts) {
+                ByteBuffer chunk = ByteBuffer.wrap(whole, at, cut - at).slice().asReadOnlyBuffer();
+                in.accept(chunk, whole.length);
+                assertFalse(chunk.hasRemaining(), "the chunk is consumed");
+                at = cut;
+            }
+            sha = in.finish(null);
+        }
+
+        assertArrayEquals(Sha256.of(ByteBuffer.wrap(whole)), sha);
+        assertArrayEquals(whole, Files.readAllBytes(receiver.layout().buddyFile(1, 1)));
+    }
+
+    @Test
     void anArrivingFileNamingAnotherRankIsH1619AsSoonAsItsHeaderIsIn() throws IOException {
         byte[] whole = Files.readAllBytes(written(EpochStore.of(dir.resolve("a"), JOB, 0, 2), 1, state(10)).path());
         EpochStore receiver = EpochStore.of(dir.resolve("b"), JOB, 0, 2);
