@@ -27,7 +27,7 @@ public final class RankFiles {
     public static byte[] fileSha256(RankFileHeader header, ByteBuffer state) {
         MessageDigest digest = Sha256.newDigest();
         digest.update(header.toBytes());
-        digest.update(state.duplicate());
+        Sha256.update(digest, state);
         return digest.digest();
     }
 

@@ -16,6 +16,8 @@ import java.security.NoSuchAlgorithmException;
 public final class Sha256 {
     /** Bytes of a SHA-256 hash. */
     public static final int LENGTH = 32;
+    /** The largest piece a read-only heap buffer is hashed in. */
+    static final int SCRATCH_BYTES = 64 * 1024;
 
     private Sha256() {
     }
@@ -41,14 +43,31 @@ public final class Sha256 {
         return digest.digest();
     }
 
-    /**
-     * SHA-256 of the bytes from the buffer's position to its limit. The buffer's position is not moved: the digest
-     * reads a duplicate, which shares the bytes and copies nothing.
-     */
+    /** SHA-256 of the bytes from the buffer's position to its limit; the buffer's position is not moved. */
     public static byte[] of(ByteBuffer data) {
         MessageDigest digest = newDigest();
-        digest.update(data.duplicate());
+        update(digest, data);
         return digest.digest();
+    }
+
+    /**
+     * Feeds the bytes from the buffer's position to its limit to {@code digest}, without moving the position and
+     * without allocating in proportion to them. A direct buffer or one with an accessible array is read in place; a
+     * read-only heap buffer (as payloads are decoded) goes through a bounded scratch array, because the native
+     * provider would otherwise copy all of it into a fresh array of its size.
+     */
+    public static void update(MessageDigest digest, ByteBuffer data) {
+        if (data.isDirect() || data.hasArray()) {
+            digest.update(data.duplicate());
+            return;
+        }
+        ByteBuffer rest = data.duplicate();
+        byte[] scratch = new byte[Math.min(rest.remaining(), SCRATCH_BYTES)];
+        while (rest.hasRemaining()) {
+            int n = Math.min(rest.remaining(), scratch.length);
+            rest.get(scratch, 0, n);
+            digest.update(scratch, 0, n);
+        }
     }
 
     /** SHA-256 of a file's content, read in 64 KiB pieces. */

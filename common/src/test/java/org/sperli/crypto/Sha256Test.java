@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** SHA-256 helpers: FIPS 180-2 vector "abc", and buffers hashed in place. */
@@ -37,6 +38,16 @@ class Sha256Test {
         ByteBuffer direct = ByteBuffer.allocateDirect(3).put(ABC).flip();
         assertArrayEquals(ABC_HASH, Sha256.of(direct));
         assertEquals(0, direct.position());
+    }
+
+    @Test
+    void aReadOnlyHeapBufferLargerThanTheScratchHashesAsItsBytesAndIsNotMoved() {
+        byte[] bytes = new byte[Sha256.SCRATCH_BYTES * 2 + 5];
+        new SplittableRandom(7).nextBytes(bytes);
+        ByteBuffer readOnly = ByteBuffer.wrap(bytes).position(3).asReadOnlyBuffer();
+        assertArrayEquals(Sha256.of(bytes, 3, bytes.length - 3), Sha256.of(readOnly));
+        assertEquals(3, readOnly.position());
+        assertEquals(bytes.length, readOnly.limit());
     }
 
     @Test
