@@ -81,7 +81,7 @@ final class CollectiveEngine {
             return dataAtRoot;
         }
         try (Received in = wire.receive(root, call, FROM_ROOT)) {
-            return copy(in.data());
+            return in.toArray();
         }
     }
 
@@ -162,7 +162,7 @@ final class CollectiveEngine {
                 throw wire.mismatch(call, 0, "result length=" + in.data().remaining() + ", contribution "
                         + data.length);
             }
-            result = copy(in.data());
+            result = in.toArray();
         }
         CollectiveWire.awaitAll(sends);
         return result;
@@ -191,7 +191,7 @@ final class CollectiveEngine {
                     throw wire.mismatch(call, r, "block length=" + in.data().remaining() + ", root's block "
                             + data.length);
                 }
-                blocks[r] = copy(in.data());
+                blocks[r] = in.toArray();
             }
         }
         return Collections.unmodifiableList(Arrays.asList(blocks));
@@ -202,7 +202,7 @@ final class CollectiveEngine {
         checkRoot(root);
         if (root != frames.rank()) {
             try (Received in = wire.receive(root, call, FROM_ROOT)) {
-                return copy(in.data());
+                return in.toArray();
             }
         }
         checkBlocks(call, blocksAtRoot);
@@ -225,6 +225,11 @@ final class CollectiveEngine {
      * The root's fold of reduce and allreduce: contributions taken in ascending rank order, its own in its rank's
      * place, each folded into the accumulator as the right operand. A contribution of another length than the
      * root's ends the job: ABORT reason 3 with code 1618, because the lengths are the data of a call.
+     *
+     * <p>The accumulator is the first received contribution's own array (a copy only for data under 64 KiB), never a
+     * copy of the root's data, which is the caller's. At root 0 that makes the first step c1 op c0 instead of
+     * c0 op c1: the same bits, as every operation of the table is commutative (IEEE addition, multiplication, min and
+     * max included, NaN results being canonical); only the grouping ((c0 op c1) op c2) ... is fixed, and it is kept.
      */
     private byte[] fold(CollectiveCall call, byte[] own) {
         ElementType type = ElementType.ofCode(call.elementType());
@@ -233,7 +238,9 @@ final class CollectiveEngine {
         byte[] acc = null;
         for (int r = 0; r < frames.size(); r++) {
             if (r == root) {
-                acc = acc == null ? own.clone() : combine(acc, ByteBuffer.wrap(own), type, op);
+                if (acc != null) {
+                    combine(acc, ByteBuffer.wrap(own), type, op);
+                }
                 continue;
             }
             try (Received in = wire.receive(r, call, TOWARD_ROOT)) {
@@ -241,7 +248,14 @@ final class CollectiveEngine {
                     throw wire.endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1618, call, "contribution of rank "
                             + r + " has length=" + in.data().remaining() + ", root's " + own.length);
                 }
-                acc = acc == null ? copy(in.data()) : combine(acc, in.data(), type, op);
+                if (acc == null) {
+                    acc = in.toArray();
+                    if (root < r) {
+                        combine(acc, ByteBuffer.wrap(own), type, op);
+                    }
+                } else {
+                    combine(acc, in.data(), type, op);
+                }
             }
         }
         return acc;
@@ -261,7 +275,7 @@ final class CollectiveEngine {
                 continue;
             }
             try (Received in = wire.receive(r, call, TOWARD_ROOT)) {
-                add(call, fold, r, in.data());
+                add(call, fold, r, in.data().asReadOnlyBuffer());
             }
         }
         byte[] result;
@@ -361,12 +375,5 @@ final class CollectiveEngine {
         if (fault != null) {
             throw wire.endJob(Abort.Reason.ROOT_DATA_REFUSED, ErrorCode.H1618, call, fault);
         }
-    }
-
-    /** The received data as a new array; its length was bounded by the frame limit before it was read. */
-    private static byte[] copy(ByteBuffer data) {
-        byte[] out = new byte[data.remaining()];
-        data.duplicate().get(out);
-        return out;
     }
 }

@@ -7,6 +7,7 @@ import org.sperli.SperliException;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CollectiveHeader;
+import org.sperli.transport.CollectiveParts;
 import org.sperli.transport.Frame;
 
 /**
@@ -36,8 +37,25 @@ final class CollectiveWire {
     record Outgoing(ByteBuffer head, ByteBuffer body) {
     }
 
-    /** A checked frame and its data, a read-only slice valid until {@link #close} releases the frame. */
-    record Received(Frame frame, ByteBuffer data) implements AutoCloseable {
+    /**
+     * A checked frame and its data, valid until {@link #close} releases the frame. The data is read in place by the
+     * runtime (writable when it is the frame's own array, so that a fold reads that array directly); a program's fold
+     * gets it read-only. {@code ownedOrNull} is that array when the decoder gathered the data apart from its header.
+     */
+    record Received(Frame frame, ByteBuffer data, byte[] ownedOrNull) implements AutoCloseable {
+        /**
+         * The data as an array for the caller to keep: the frame's own data array when there is one, handed over
+         * without a copy, or else a copy (data under 64 KiB, which shares a buffer with other frames).
+         */
+        byte[] toArray() {
+            if (ownedOrNull != null) {
+                return ownedOrNull;
+            }
+            byte[] out = new byte[data.remaining()];
+            data.duplicate().get(out);
+            return out;
+        }
+
         @Override
         public void close() {
             frame.release();
@@ -82,7 +100,8 @@ final class CollectiveWire {
      */
     Received receive(int peer, CollectiveCall call, int phase) {
         Frame frame = frames.awaitCollective(peer);
-        ByteBuffer payload = frame.payload().nioBuffer();
+        CollectiveParts parts = frame.payload() instanceof CollectiveParts p ? p : null;
+        ByteBuffer payload = parts != null ? parts.nioBuffers()[0] : frame.payload().nioBuffer();
         String fault;
         try {
             fault = CollectiveHeader.read(payload).mismatch(call.header(phase));
@@ -93,7 +112,8 @@ final class CollectiveWire {
             frame.release();
             throw mismatch(call, peer, fault);
         }
-        return new Received(frame, CollectiveHeader.data(payload));
+        return parts != null ? new Received(frame, ByteBuffer.wrap(parts.data()), parts.data())
+                : new Received(frame, CollectiveHeader.data(payload), null);
     }
 
     /** Ends the job because a frame from {@code peer} does not answer {@code call}: ABORT reason 3, H1617. */

@@ -7,6 +7,7 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 import org.sperli.SperliException;
 import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.frame.HeaderCheck;
 import org.sperli.protocol.frame.HeaderVerdict;
 import org.sperli.protocol.frame.ReceiverContext;
@@ -23,7 +24,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     /**
      * Payloads from this size on are gathered straight into one exactly-sized heap buffer instead of the decoder's
      * cumulation: a 16 MiB message then costs one array, which {@code recv} hands to the caller without a copy,
-     * instead of a cumulation grown in steps with fresh direct memory and copied on every step.
+     * instead of a cumulation grown in steps with fresh direct memory and copied on every step. A COLLECTIVE payload
+     * is gathered as two arrays, {@link CollectiveParts}.
      */
     static final int GATHER_ABOVE_BYTES = 64 * 1024;
 
@@ -85,7 +87,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 if (pending.length() >= GATHER_ABOVE_BYTES && in.readableBytes() < pending.length()) {
                     // The length passed the 16 MiB check above, so this allocation is bounded.
                     int length = (int) pending.length();
-                    gathering = Unpooled.buffer(length, length);
+                    gathering = pending.frameType() == FrameType.COLLECTIVE
+                            ? new CollectiveParts(length) : Unpooled.buffer(length, length);
                 }
             } else if (verdict instanceof HeaderVerdict.Drop drop) {
                 discardRemaining = drop.discardBytes();

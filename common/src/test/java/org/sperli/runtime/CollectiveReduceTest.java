@@ -2,6 +2,7 @@ package org.sperli.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.sperli.runtime.CollectiveFixture.LIMIT;
 import static org.sperli.runtime.CollectiveFixture.codes;
@@ -78,6 +79,47 @@ class CollectiveReduceTest {
         assertEquals("1.0 1.0", out.get(0).get());
         assertEquals("1.0 1.0", out.get(1).get());
         assertEquals("1.0 1.0", out.get(2).get());
+    }
+
+    /**
+     * 192 KiB per rank, above the size the decoder gathers apart: the root then folds into a received contribution's
+     * own array (at root 0 as c1 op c0, the same bits) and the others keep the result array as it arrived. Whatever
+     * the root, the result is the local fold, and no caller's array is changed.
+     */
+    @Test
+    void largeDataAtEveryRootIsTheLocalFoldAndNoCallersArrayIsChanged() {
+        int length = 192 * 1024;
+        List<TestJob.Outcome<Integer>> out = new TestJob(3).run(LIMIT, rt -> {
+            int checked = 0;
+            long seed = 500;
+            for (ElementType type : List.of(ElementType.F64, ElementType.F32, ElementType.I64)) {
+                for (ReduceOp op : ReduceOp.values()) {
+                    if (!op.allowedFor(type)) {
+                        continue;
+                    }
+                    List<byte[]> all = contributions(++seed, rt.size(), length);
+                    byte[] mine = all.get(rt.rank());
+                    byte[] before = mine.clone();
+                    byte[] expected = fold(all, type, op);
+                    byte[] result = rt.allreduce(mine, type, op);
+                    assertArrayEquals(expected, result, "allreduce " + type + " " + op);
+                    assertNotSame(mine, result);
+                    for (int root = 0; root < rt.size(); root++) {
+                        byte[] atRoot = rt.reduce(root, mine, type, op);
+                        if (root == rt.rank()) {
+                            assertArrayEquals(expected, atRoot, "reduce at " + root + " " + type + " " + op);
+                        } else {
+                            assertNull(atRoot);
+                        }
+                    }
+                    assertArrayEquals(before, mine, "the caller's data");
+                    checked++;
+                }
+            }
+            return checked;
+        });
+        // f64 f32: sum prod min max; i64: all 10
+        out.forEach(o -> assertEquals(4 + 4 + 10, o.get()));
     }
 
     @Test

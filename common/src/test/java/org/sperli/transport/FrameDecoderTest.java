@@ -2,6 +2,7 @@ package org.sperli.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
@@ -22,6 +24,7 @@ import org.sperli.protocol.JobId;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.frame.ReceiverContext;
+import org.sperli.protocol.payload.CollectiveHeader;
 
 class FrameDecoderTest {
     private static final JobId JOB = JobId.parseHex("00112233445566778899aabbccddeeff");
@@ -29,8 +32,11 @@ class FrameDecoderTest {
     private static final ReceiverContext CONTEXT = new ReceiverContext(JOB, 4, 1, 0, 2);
 
     private static byte[] frame(long incarnation, long tag, byte[] payload) {
-        FrameHeader h = new FrameHeader(payload.length, FrameType.DATA.code(), 0, 0, 0, JOB, 0, 1, incarnation, tag,
-                0);
+        return frame(FrameType.DATA, incarnation, tag, payload);
+    }
+
+    private static byte[] frame(FrameType type, long incarnation, long tag, byte[] payload) {
+        FrameHeader h = new FrameHeader(payload.length, type.code(), 0, 0, 0, JOB, 0, 1, incarnation, tag, 0);
         byte[] out = new byte[FrameHeader.LENGTH + payload.length];
         h.writeUnchecked(ByteBuffer.wrap(out), 0);
         System.arraycopy(payload, 0, out, FrameHeader.LENGTH, payload.length);
@@ -97,6 +103,21 @@ class FrameDecoderTest {
             }
             assertArrayEquals(big, payloadOf(frames.get(0)));
             assertEquals("small", new String(payloadOf(frames.get(1)), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void gathersALargeCollectivePayloadAsItsHeaderAndAnExactDataArrayWhereverTheStreamIsSplit() {
+        byte[] big = new byte[FrameDecoder.GATHER_ABOVE_BYTES + 1000];
+        new java.util.Random(8).nextBytes(big);
+        byte[] stream = frame(FrameType.COLLECTIVE, 2, 0, big);
+        for (int at : new int[] {FrameHeader.LENGTH, FrameHeader.LENGTH + 5,
+                FrameHeader.LENGTH + CollectiveHeader.LENGTH, FrameHeader.LENGTH + 40_000, stream.length - 1}) {
+            List<Frame> frames = decodeSplit(stream, at);
+            assertEquals(1, frames.size(), "split at " + at);
+            CollectiveParts parts = assertInstanceOf(CollectiveParts.class, frames.get(0).payload(), "split at " + at);
+            assertArrayEquals(Arrays.copyOfRange(big, CollectiveHeader.LENGTH, big.length), parts.data());
+            assertArrayEquals(big, payloadOf(frames.get(0)));
         }
     }
 
