@@ -21,8 +21,24 @@ final class PointToPoint {
         this.open = open;
     }
 
+    /**
+     * A blocking send of at most this many bytes copies the message and returns without waiting for TLS to take the
+     * copy, as MPI's eager sends do: the wait would cost a hand-off from the event loop back to the caller, as long as
+     * the message's whole trip to a peer on the same host. Larger messages are sent from the caller's buffer.
+     */
+    static final int EAGER_BYTES = 8192;
+
     void send(int dest, int tag, ByteBuffer data) {
-        startSend(dest, tag, data).awaitNanos(-1);
+        if (data.remaining() > EAGER_BYTES) {
+            startSend(dest, tag, data).awaitNanos(-1);
+            return;
+        }
+        ByteBuffer copy = ByteBuffer.allocate(data.remaining()).put(data.duplicate()).flip();
+        SendRequest request = startSend(dest, tag, copy);
+        if (!request.mayLeaveEarly()) {
+            // Failed already, or a receiver that falls behind: wait as a large send does.
+            request.awaitNanos(-1);
+        }
     }
 
     SendRequest isend(int dest, int tag, ByteBuffer data) {

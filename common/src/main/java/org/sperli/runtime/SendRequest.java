@@ -55,6 +55,14 @@ final class SendRequest extends CountedRequest<Void> {
         }
     }
 
+    /**
+     * Whether the sender may leave this send before TLS took it: it has not failed yet and its connection's queue of
+     * bytes not yet written is below Netty's high water mark (64 KiB), so that sends left early queue only that much.
+     */
+    boolean mayLeaveEarly() {
+        return !future.isDone() && future.channel().isWritable();
+    }
+
     /** After a failure elsewhere: waits at most {@code ms} for TLS to let go of the payload, throwing nothing. */
     void awaitQuietly(long ms) {
         future.awaitUninterruptibly(ms, TimeUnit.MILLISECONDS);

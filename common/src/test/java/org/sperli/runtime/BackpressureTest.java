@@ -22,6 +22,15 @@ class BackpressureTest {
         senderWaitsAndQueueStaysBounded(MESSAGES, MESSAGE_BYTES);
     }
 
+    /**
+     * Small sends return before TLS took their copy (eager sends), but only while the connection's queue is below its
+     * high water mark: against a receiver that does not read, the sender still stalls.
+     */
+    @Test
+    void eagerSmallSendsStallTooOnceTheConnectionsQueueIsFull() {
+        senderWaitsAndQueueStaysBounded(40_000, PointToPoint.EAGER_BYTES / 2);
+    }
+
     private static void senderWaitsAndQueueStaysBounded(int messages, int messageBytes) {
         CountDownLatch receiverMayStart = new CountDownLatch(1);
         AtomicInteger sentBeforeReceiving = new AtomicInteger();
