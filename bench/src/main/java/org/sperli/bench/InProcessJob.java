@@ -22,6 +22,7 @@ import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
 import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
+import org.sperli.identity.TlsSockets;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.JobId;
@@ -101,6 +102,14 @@ public final class InProcessJob {
     /** The rank's JSSE context, exactly as the runtime gets it: TLS 1.3 only, job CA trust, rank certificate. */
     public SSLContext sslContext(int rank) {
         return TlsContexts.create(job, size, ca.certificate(), credentials.get(rank));
+    }
+
+    /**
+     * The same identity and trust as a JDK context that makes sockets ({@link TlsSockets}), for the bare-JSSE baseline:
+     * the runtime's own contexts make engines only.
+     */
+    public SSLContext socketContext(int rank) {
+        return TlsSockets.context(job, size, ca.certificate(), credentials.get(rank));
     }
 
     /** The rank's default TLS engine factory (JDK provider over {@link #sslContext}). */

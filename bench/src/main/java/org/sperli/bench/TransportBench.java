@@ -22,9 +22,9 @@ import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import org.sperli.crypto.CryptoEngine;
+import org.sperli.identity.TlsSockets;
 import org.sperli.runtime.RankConfig;
 import org.sperli.runtime.RankRuntime;
 import org.sperli.transport.TlsEngineFactory;
@@ -35,7 +35,7 @@ import org.sperli.transport.TlsEngineFactory;
  * <ul>
  *   <li>SPERLI: two {@link RankRuntime} ranks of one {@link InProcessJob} over loopback TLS 1.3 (Netty + SunJSSE
  *   SSLEngine), blocking {@code send}/{@code recv};</li>
- *   <li>JSSE: a bare {@link SSLSocket} pair made from the same rank contexts ({@code TlsContexts.create}: TLS 1.3, the
+ *   <li>JSSE: a bare {@link SSLSocket} pair with the same rank identities ({@code TlsSockets}: TLS 1.3, the
  *   job's Ed25519 certificates, client certificate required), one thread per side;</li>
  *   <li>TCP: a plain {@link Socket} pair, one thread per side.</li>
  * </ul>
@@ -97,7 +97,7 @@ public final class TransportBench {
     static void run(PrintStream out) throws Exception {
         long started = System.nanoTime();
         InProcessJob job = new InProcessJob(2);
-        SSLContext[] contexts = {job.sslContext(0), job.sslContext(1)};
+        SSLContext[] contexts = {job.socketContext(0), job.socketContext(1)};
 
         Result tcp = socketPair(false, contexts, null);
         List<String> names = new ArrayList<>();
@@ -415,11 +415,8 @@ public final class TransportBench {
             return t;
         });
         try (ServerSocket server = tls
-                ? contexts[1].getServerSocketFactory().createServerSocket(0, 1, loopback)
+                ? TlsSockets.listen(contexts[1], 0, 1, loopback)
                 : new ServerSocket(0, 1, loopback)) {
-            if (tls) {
-                ((SSLServerSocket) server).setNeedClientAuth(true);
-            }
             Future<Result> side1 = pool.submit(() -> {
                 try (Socket s = server.accept()) {
                     if (tls) {
@@ -429,8 +426,9 @@ public final class TransportBench {
                 }
             });
             Future<Result> side0 = pool.submit(() -> {
-                try (Socket s = tls ? contexts[0].getSocketFactory().createSocket("127.0.0.1", server.getLocalPort())
-                        : new Socket(loopback, server.getLocalPort())) {
+                int port = server.getLocalPort();
+                Socket plain = new Socket(loopback, port);
+                try (Socket s = tls ? TlsSockets.layer(contexts[0], plain, "127.0.0.1", port) : plain) {
                     if (tls) {
                         SSLSocket ssl = (SSLSocket) s;
                         ssl.startHandshake();

@@ -13,12 +13,15 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 
 /**
- * Wraps a JDK {@link SSLContext} so that every engine, socket and server socket it makes, and its default parameters,
- * allow TLS 1.3 alone and demand a client certificate in server mode. The JDK's own "TLSv1.3" context still enables
- * TLS 1.2 by default; here nobody can forget to narrow it, the Netty transport included.
+ * Wraps a JDK {@link SSLContext} so that every engine it makes, and its default parameters, allow TLS 1.3 alone and
+ * demand a client certificate in server mode. The JDK's own "TLSv1.3" context still enables TLS 1.2 by default; here
+ * nobody can forget to narrow it, the Netty transport included.
  *
- * <p>{@code needClientAuth} is set on every object: a client-mode engine or socket ignores it, and an engine the
- * caller later puts into server mode keeps it.
+ * <p>It makes no sockets: the runtime speaks TLS through engines only, and a socket would be one more product to
+ * restrict, with nothing in SPERLI to use it. Asking for a socket factory is a programming error.
+ *
+ * <p>{@code needClientAuth} is set on every engine: a client-mode engine ignores it, and an engine the caller later
+ * puts into server mode keeps it.
  */
 final class Tls13Only extends SSLContextSpi {
     static final String PROTOCOL = "TLSv1.3";
@@ -53,18 +56,23 @@ final class Tls13Only extends SSLContextSpi {
         throw new KeyManagementException("this context is initialised once, by TlsContexts");
     }
 
-    // One override per SPI method, each handing on to the wrapped context, as RankRuntime's accessors hand on to its
-    // configuration: SSLContextSpi has no forwarding base class, and only the products (factories, engines, default
-    // parameters) are restricted on the way out.
     @Override
     protected SSLSocketFactory engineGetSocketFactory() {
-        return new Tls13SocketFactory(inner.getSocketFactory());
+        throw noSockets();
     }
 
     @Override
     protected SSLServerSocketFactory engineGetServerSocketFactory() {
-        return new Tls13ServerSocketFactory(inner.getServerSocketFactory());
+        throw noSockets();
     }
+
+    private static UnsupportedOperationException noSockets() {
+        return new UnsupportedOperationException("a SPERLI TLS context makes SSLEngines only, no sockets");
+    }
+
+    // One override per SPI method, each handing on to the wrapped context, as RankRuntime's accessors hand on to its
+    // configuration: SSLContextSpi has no forwarding base class, and only the products (engines, default parameters)
+    // are restricted on the way out.
 
     @Override
     protected SSLEngine engineCreateSSLEngine() {

@@ -18,12 +18,12 @@ import org.sperli.protocol.Limits;
  * connections:
  *
  * <ul>
- *   <li>TLS 1.3 only, on every engine, socket and server socket and in the default parameters; a client certificate is
- *   required in server mode;</li>
+ *   <li>TLS 1.3 only, on every engine and in the default parameters; a client certificate is required in server
+ *   mode; the context makes no sockets (the runtime uses engines alone);</li>
  *   <li>the key manager holds the rank's Ed25519 key and certificate and nothing else;</li>
  *   <li>the trust manager trusts the job CA alone (no system trust store), wants an Ed25519 peer named
  *   {@code sperli-<job>-<rank>} with a rank below the size, and on the dialing side checks the SAN against the host
- *   the engine or socket was created for ({@code createSSLEngine(host, port)}, {@code createSocket(host, port)});</li>
+ *   the engine was created for ({@code createSSLEngine(host, port)});</li>
  *   <li>no session resumption: the server sends no session tickets (see {@link #NO_TICKETS_TIMEOUT_SECONDS}), so a
  *   client never holds a session to resume, and each handshake is a full one that runs the trust manager.</li>
  * </ul>
@@ -53,6 +53,14 @@ public final class TlsContexts {
      * alone.
      */
     public static SSLContext create(JobId job, int size, X509Certificate jobCa, RankCredentials rank) {
+        return Tls13Only.wrap(initialised(job, size, jobCa, rank));
+    }
+
+    /**
+     * The JDK context inside {@link #create}, before it is restricted to TLS 1.3 engines: tests and the bare-JSSE
+     * benchmark baseline make sockets from it with the rank's identity and trust.
+     */
+    static SSLContext initialised(JobId job, int size, X509Certificate jobCa, RankCredentials rank) {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(jobCa, "jobCa");
         Objects.requireNonNull(rank, "rank");
@@ -69,7 +77,7 @@ public final class TlsContexts {
             // for the long timeout above. (0 would mean "unbounded".)
             context.getServerSessionContext().setSessionCacheSize(SESSION_CACHE_SIZE);
             context.getClientSessionContext().setSessionCacheSize(SESSION_CACHE_SIZE);
-            return Tls13Only.wrap(context);
+            return context;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("TLS context not built: " + e.getClass().getSimpleName(), e);
         }

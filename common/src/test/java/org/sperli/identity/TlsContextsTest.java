@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rank TLS contexts over loopback with plain JDK sockets. The dialing side connects TCP to 127.0.0.1 and layers TLS
+ * Rank TLS contexts over loopback with plain JDK sockets ({@link TlsSockets}: the same identity and trust as the
+ * runtime's engines). The dialing side connects TCP to 127.0.0.1 and layers TLS
  * over it with the host-list entry as the host, as the transport does, so DNS plays no part.
  */
 class TlsContextsTest {
@@ -88,7 +90,7 @@ class TlsContextsTest {
     void clientWithACertificateOfAnotherJobsCaIsRefused() throws Exception {
         // The client trusts this job's CA, so the server alone decides: a client of the other job altogether would
         // refuse the server too, and might close before the server had refused it.
-        SSLContext foreignCertificate = TlsContexts.create(job.job, job.size(), job.ca.certificate(),
+        SSLContext foreignCertificate = TlsSockets.context(job.job, job.size(), job.ca.certificate(),
                 otherJob.credentials(0));
         Outcome o = connect(context(job, 1), foreignCertificate, "node1.example", s -> { });
         assertServerRefused(o);
@@ -125,8 +127,8 @@ class TlsContextsTest {
     }
 
     @Test
-    void everyProductOfTheContextIsTls13OnlyAndDemandsAClientCertificate() throws Exception {
-        SSLContext context = context(job, 0);
+    void everyEngineOfTheContextIsTls13OnlyAndDemandsAClientCertificate() {
+        SSLContext context = TlsContexts.create(job.job, job.size(), job.ca.certificate(), job.credentials(0));
         SSLParameters defaults = context.getDefaultSSLParameters();
         assertArrayEquals(new String[] {"TLSv1.3"}, defaults.getProtocols());
         assertTrue(defaults.getNeedClientAuth());
@@ -137,12 +139,23 @@ class TlsContextsTest {
         SSLEngine client = context.createSSLEngine("node1.example", 7001);
         client.setUseClientMode(true);
         assertArrayEquals(new String[] {"TLSv1.3"}, client.getEnabledProtocols());
-        try (SSLServerSocket socket = (SSLServerSocket) context.getServerSocketFactory()
-                .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    }
+
+    @Test
+    void theContextMakesNoSocketsWhichWouldEscapeTheRestriction() {
+        SSLContext context = TlsContexts.create(job.job, job.size(), job.ca.certificate(), job.credentials(0));
+        assertThrows(UnsupportedOperationException.class, context::getSocketFactory);
+        assertThrows(UnsupportedOperationException.class, context::getServerSocketFactory);
+    }
+
+    @Test
+    void socketsMadeForTestsAreTls13OnlyAndTheListenerDemandsAClientCertificate() throws Exception {
+        SSLContext context = context(job, 0);
+        try (SSLServerSocket socket = TlsSockets.listen(context, 0, 1, InetAddress.getLoopbackAddress())) {
             assertArrayEquals(new String[] {"TLSv1.3"}, socket.getEnabledProtocols());
             assertTrue(socket.getNeedClientAuth());
         }
-        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket()) {
+        try (SSLSocket socket = TlsSockets.unconnected(context)) {
             assertArrayEquals(new String[] {"TLSv1.3"}, socket.getEnabledProtocols());
         }
     }
@@ -150,21 +163,21 @@ class TlsContextsTest {
     @Test
     void serverSessionTimeoutIsAboveTheTicketLifetimeSoNoTicketIsSent() {
         // SunJSSE sends no NewSessionTicket above 7 days; without a ticket a TLS 1.3 client cannot resume.
-        SSLContext context = context(job, 0);
+        SSLContext context = TlsContexts.create(job.job, job.size(), job.ca.certificate(), job.credentials(0));
         assertTrue(context.getServerSessionContext().getSessionTimeout() > 7 * 24 * 3600);
         assertEquals(1, context.getServerSessionContext().getSessionCacheSize());
         assertEquals(1, context.getClientSessionContext().getSessionCacheSize());
     }
 
+    /** The rank's context before its restriction to engines: the sockets below restrict themselves. */
     private static SSLContext context(TestJob j, int rank) {
-        return TlsContexts.create(j.job, j.size(), j.ca.certificate(), j.credentials(rank));
+        return TlsSockets.context(j.job, j.size(), j.ca.certificate(), j.credentials(rank));
     }
 
     /** One connection: the server accepts and echoes a byte; the client dials {@code dialHost} and echoes one. */
     private static Outcome connect(SSLContext serverContext, SSLContext clientContext, String dialHost,
                                    Consumer<SSLSocket> clientSetup) throws Exception {
-        try (SSLServerSocket server = (SSLServerSocket) serverContext.getServerSocketFactory()
-                .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (SSLServerSocket server = TlsSockets.listen(serverContext, 0, 1, InetAddress.getLoopbackAddress())) {
             server.setSoTimeout(TIMEOUT_MS);
             Future<Side> serverSide = acceptor.submit(() -> {
                 try (SSLSocket s = (SSLSocket) server.accept()) {
@@ -179,8 +192,7 @@ class TlsContextsTest {
             Side client = null;
             Throwable clientFailure = null;
             try (Socket tcp = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
-                 SSLSocket s = (SSLSocket) clientContext.getSocketFactory()
-                         .createSocket(tcp, dialHost, server.getLocalPort(), true)) {
+                 SSLSocket s = TlsSockets.layer(clientContext, tcp, dialHost, server.getLocalPort())) {
                 s.setSoTimeout(TIMEOUT_MS);
                 clientSetup.accept(s);
                 s.startHandshake();

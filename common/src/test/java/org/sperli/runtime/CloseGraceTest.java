@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.identity.TlsContexts;
+import org.sperli.identity.TlsSockets;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
@@ -39,7 +39,7 @@ class CloseGraceTest {
     }
 
     private static RoguePeer rogue(TestJob job, int rank) throws Exception {
-        RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+        RoguePeer rogue = RoguePeer.tls(TlsSockets.context(job.job, job.size, job.ca.certificate(),
                 job.credentials.get(rank)), job.hosts.get(2).port());
         rogue.sendHello(job, rank, 2, job.token(rank));
         assertNotNull(rogue.readUntil(FrameType.HELLO));

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.identity.TlsContexts;
+import org.sperli.identity.TlsSockets;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
@@ -33,7 +33,7 @@ class LivenessTest {
     }
 
     private static RoguePeer rogue(TestJob job) throws Exception {
-        RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+        RoguePeer rogue = RoguePeer.tls(TlsSockets.context(job.job, job.size, job.ca.certificate(),
                 job.credentials.get(0)), job.hosts.get(1).port());
         rogue.sendHello(job, 0, 1, job.token(0));
         assertNotNull(rogue.readUntil(FrameType.HELLO));
@@ -74,7 +74,7 @@ class LivenessTest {
     void aHelloWithUnknownFeatureBitsIsAcceptedAndTheJobRuns() throws Exception {
         TestJob job = new TestJob(2);
         var rank = rank1(job);
-        try (RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+        try (RoguePeer rogue = RoguePeer.tls(TlsSockets.context(job.job, job.size, job.ca.certificate(),
                 job.credentials.get(0)), job.hosts.get(1).port())) {
             byte[] hello = new Hello(1, -1L, job.token(0)).toBytes();
             rogue.send(FrameHeader.of(FrameType.HELLO, hello.length, job.job, 0, 1, job.incarnation, 0, 0), hello);
@@ -163,7 +163,7 @@ class LivenessTest {
                 return e;
             }
         });
-        RoguePeer rogue = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+        RoguePeer rogue = RoguePeer.tls(TlsSockets.context(job.job, job.size, job.ca.certificate(),
                 job.credentials.get(0)), job.hosts.get(1).port());
         try (rogue) {
             rogue.sendHello(job, 0, 1, job.token(0));

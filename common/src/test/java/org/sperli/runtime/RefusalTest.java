@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.identity.RankCredentials;
-import org.sperli.identity.TlsContexts;
+import org.sperli.identity.TlsSockets;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
 import org.sperli.protocol.frame.FrameHeader;
@@ -59,8 +59,9 @@ class RefusalTest {
         return o.error().code();
     }
 
+    /** The rank's identity for a socket: a rogue peer with a genuine certificate. */
     private static SSLContext context(TestJob job, int rank) {
-        return TlsContexts.create(job.job, job.size, job.ca.certificate(), job.credentials.get(rank));
+        return TlsSockets.context(job.job, job.size, job.ca.certificate(), job.credentials.get(rank));
     }
 
     /** A rogue rank 0 that completed TLS and sent a HELLO with {@code token}. */
@@ -199,9 +200,8 @@ class RefusalTest {
         TestJob job = new TestJob(2);
         // Rank 1's certificate names another host than the host list's 127.0.0.1.
         RankCredentials wrongHost = job.ca.issueRankCertificate(job.job, 1, "127.0.0.2", Instant.now());
-        SSLContext server = TlsContexts.create(job.job, 2, job.ca.certificate(), wrongHost);
-        try (SSLServerSocket listener = (SSLServerSocket) server.getServerSocketFactory()
-                .createServerSocket(job.hosts.get(1).port())) {
+        SSLContext server = TlsSockets.context(job.job, 2, job.ca.certificate(), wrongHost);
+        try (SSLServerSocket listener = TlsSockets.listen(server, job.hosts.get(1).port(), 50, null)) {
             listener.setSoTimeout(15_000);
             CompletableFuture<SperliException> rank0 = CompletableFuture.supplyAsync(() -> {
                 try (RankRuntime rt = RankRuntime.connect(job.config(0))) {

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.identity.TlsContexts;
+import org.sperli.identity.TlsSockets;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
 
@@ -29,7 +29,7 @@ class SetupFailureTest {
         RankConfig config = job.config(1);
         CompletableFuture<SperliException> rank1 = CompletableFuture.supplyAsync(() ->
                 assertThrows(SperliException.class, () -> RankRuntime.connect(config).close()));
-        try (RoguePeer zero = RoguePeer.tls(TlsContexts.create(job.job, job.size, job.ca.certificate(),
+        try (RoguePeer zero = RoguePeer.tls(TlsSockets.context(job.job, job.size, job.ca.certificate(),
                 job.credentials.get(0)), job.hosts.get(1).port())) {
             zero.sendHello(job, 0, 1, job.token(0));
             assertNotNull(zero.readUntil(FrameType.HELLO));
