@@ -18,6 +18,7 @@ import org.sperli.crypto.CompositeSig;
 import org.sperli.identity.JobCa;
 import org.sperli.identity.JobKit;
 import org.sperli.identity.RankCredentials;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
@@ -29,7 +30,7 @@ import org.sperli.protocol.Limits;
  *
  * <p>"Make a job" is what the launcher does per start: a job id, the job CA, the CompositeSig job key, and per rank an
  * Ed25519 key and certificate (with its PEM texts, as they go into the description) and a signed join token. One
- * thread, to show where the time goes; then the launcher's own path on all cores ({@link JobKit#hexLines}). After two
+ * thread, to show where the time goes; then the launcher's own path on all cores ({@link JobKit#lines}). After two
  * seconds of warm-up (64-rank jobs), sizes 8 and 64 are made {@code runs} times (default 5) and the median is shown;
  * 4096 once. Those figures are of a warm JVM with C2; a launcher is a fresh JVM with C1 only, so the launcher's path
  * is also timed in {@code runs} fresh JVMs started with {@code lib/sperli.sh}'s launcher options (64 and 4096 ranks,
@@ -91,7 +92,7 @@ public final class LaunchCostBench {
             out.printf(Locale.ROOT, "%6d %5d %11.1f %11.1f %11.1f %11.1f %12.3f%n", size, n, median.setupMs(),
                     median.certificatesMs(), median.tokensMs(), median.totalMs(), median.totalMs() / size);
         }
-        out.printf(Locale.ROOT, "the launcher's own path, all %d cores (JobKit.create and hexLines: keys, certificates,"
+        out.printf(Locale.ROOT, "the launcher's own path, all %d cores (JobKit.create and lines: keys, certificates,"
                 + " tokens and the encoded descriptions)%n", Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "%6s %5s %11s %12s%n", "ranks", "runs", "total ms", "ms per rank");
         for (int size : SIZES) {
@@ -170,10 +171,10 @@ public final class LaunchCostBench {
         long t0 = System.nanoTime();
         JobKit kit = JobKit.create(hosts, Limits.DEFAULT_SILENCE_MS, JobKit.JOB_LIFETIME,
                 Instant.now(), RANDOM);
-        byte[][] lines = kit.hexLines(1, Instant.now());
+        DescriptionLine[] lines = kit.lines(1, Instant.now());
         long t1 = System.nanoTime();
-        for (byte[] line : lines) {
-            Arrays.fill(line, (byte) 0);
+        for (DescriptionLine line : lines) {
+            line.wipe();
         }
         return (t1 - t0) / 1e6;
     }

@@ -4,7 +4,6 @@ import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -77,13 +76,6 @@ final class AccpMlDsa {
         shake.update(ctx, 0, ctx.length);
         shake.update(message, 0, message.length);
         shake.doFinal(mu, 0, MU_LENGTH);
-        try {
-            Signature signature = Signature.getInstance(EXTERNAL_MU, provider);
-            signature.initSign(key);
-            signature.update(mu);
-            return signature.sign();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("ML-DSA signing in AWS-LC failed: " + e.getMessage(), e);
-        }
+        return AccpEd25519.sign(provider, EXTERNAL_MU, key, mu);
     }
 }

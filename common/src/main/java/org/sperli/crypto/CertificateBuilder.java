@@ -11,6 +11,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.Date;
+import java.util.Optional;
 import org.bouncycastle.asn1.DERUTF8String;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -34,7 +35,8 @@ import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
  *
  * <p>Bouncy Castle lays out the DER and makes the Ed25519 signature with its lightweight API
  * ({@link Ed25519ContentSigner}: deterministic by RFC 8032, several times faster than the JDK 17 provider, which
- * matters at 4096 ranks per launch, and without the cost of setting up its JCA provider); the result is parsed back
+ * matters at 4096 ranks per launch, and without the cost of setting up its JCA provider), or AWS-LC makes it for an
+ * issuer given {@link AccpEd25519}, with the same result; the certificate is parsed back
  * by the JDK's certificate factory, so the certificates are exactly what the JDK's TLS stack will see. Keys come and
  * go as JDK keys. Subjects are a single CN; the caller decides the names and the validity.
  */
@@ -102,7 +104,7 @@ public final class CertificateBuilder {
                     .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(san))
                     .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(subjectKey))
                     .addExtension(Extension.authorityKeyIdentifier, false, issuer.keyIdentifier);
-            return sign(builder, issuer.key);
+            return sign(builder, issuer.signer());
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("rank certificate not built: " + e.getClass().getSimpleName(), e);
         }
@@ -117,21 +119,35 @@ public final class CertificateBuilder {
         private final X500Name name;
         private final AuthorityKeyIdentifier keyIdentifier;
         private final Ed25519PrivateKeyParameters key;
+        private final PrivateKey jdkKey;
+        private final AccpEd25519 accpOrNull;
 
-        private Issuer(X509Certificate certificate, PrivateKey key) throws GeneralSecurityException {
+        private Issuer(X509Certificate certificate, PrivateKey key, AccpEd25519 accpOrNull)
+                throws GeneralSecurityException {
             this.name = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
             this.keyIdentifier = new JcaX509ExtensionUtils().createAuthorityKeyIdentifier(certificate.getPublicKey());
             this.key = Ed25519ContentSigner.keyOf(key);
             this.key.generatePublicKey();
+            this.jdkKey = key;
+            this.accpOrNull = accpOrNull;
         }
 
         /** {@code certificate} and its Ed25519 {@code key} (IllegalArgumentException: not an Ed25519 key). */
         public static Issuer of(X509Certificate certificate, PrivateKey key) {
+            return of(certificate, key, Optional.empty());
+        }
+
+        /** As {@link #of(X509Certificate, PrivateKey)}; every leaf is signed by {@code accp} where it is given. */
+        public static Issuer of(X509Certificate certificate, PrivateKey key, Optional<AccpEd25519> accp) {
             try {
-                return new Issuer(certificate, key);
+                return new Issuer(certificate, key, accp.orElse(null));
             } catch (GeneralSecurityException e) {
                 throw new IllegalArgumentException("issuer key: " + e.getMessage(), e);
             }
+        }
+
+        private Ed25519ContentSigner signer() {
+            return new Ed25519ContentSigner(key, jdkKey, accpOrNull);
         }
 
         @Override
@@ -142,12 +158,12 @@ public final class CertificateBuilder {
 
     private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signingKey)
             throws IOException, GeneralSecurityException {
-        return sign(builder, Ed25519ContentSigner.keyOf(signingKey));
+        return sign(builder, new Ed25519ContentSigner(Ed25519ContentSigner.keyOf(signingKey), signingKey, null));
     }
 
-    private static X509Certificate sign(X509v3CertificateBuilder builder, Ed25519PrivateKeyParameters signingKey)
+    private static X509Certificate sign(X509v3CertificateBuilder builder, Ed25519ContentSigner signer)
             throws IOException, GeneralSecurityException {
-        X509CertificateHolder holder = builder.build(new Ed25519ContentSigner(signingKey));
+        X509CertificateHolder holder = builder.build(signer);
         return (X509Certificate) CertificateFactory.getInstance("X.509")
                 .generateCertificate(new ByteArrayInputStream(holder.getEncoded()));
     }

@@ -2,6 +2,7 @@ package org.sperli.crypto;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import org.bouncycastle.crypto.CryptoException;
@@ -119,23 +120,35 @@ public final class CompositeSig {
     }
 
     /**
-     * As {@link #signer(byte[])}; with {@code nativeMlDsa}, the ML-DSA half is signed by AWS-LC ({@link AccpMlDsa})
-     * where ACCP loads, else in Java as always. Worth its start (about a third of a second) only for a launcher
-     * with hundreds of tokens to sign.
+     * As {@link #signer(byte[])}; with {@code nativeSigning}, both halves are signed by AWS-LC ({@link AccpMlDsa},
+     * {@link AccpEd25519}) where ACCP loads, else in Java as always. Worth its start (about a third of a second) only
+     * for a launcher with hundreds of tokens to sign.
      */
-    public static Signer signer(byte[] secretKey, boolean nativeMlDsa) {
+    public static Signer signer(byte[] secretKey, boolean nativeSigning) {
         requireLength("secret key", secretKey, SECRET_KEY_LENGTH);
         MLDSAPrivateKeyParameters mldsaKey = mldsaKey(secretKey);
-        AccpMlDsa nativeOrNull = null;
-        if (nativeMlDsa) {
+        Ed25519PrivateKeyParameters ed25519Key = ed25519Key(secretKey);
+        AccpMlDsa mlDsaOrNull = null;
+        NativeEd25519 ed25519OrNull = null;
+        if (nativeSigning) {
             byte[] seed = Arrays.copyOf(secretKey, SEED_LENGTH);
             try {
-                nativeOrNull = AccpMlDsa.of(seed, mldsaKey.getPublicKeyParameters().getEncoded()).orElse(null);
+                mlDsaOrNull = AccpMlDsa.of(seed, mldsaKey.getPublicKeyParameters().getEncoded()).orElse(null);
             } finally {
                 Arrays.fill(seed, (byte) 0);
             }
+            ed25519OrNull = AccpEd25519.load().map(accp -> new NativeEd25519(accp, Ed25519Keys.jdkKeys(
+                    ed25519Key.getEncoded(), ed25519Key.generatePublicKey().getEncoded()).getPrivate())).orElse(null);
         }
-        return new Signer(mldsaKey, nativeOrNull, ed25519Key(secretKey));
+        return new Signer(mldsaKey, mlDsaOrNull, ed25519Key, ed25519OrNull);
+    }
+
+    /** The Ed25519 half's key as AWS-LC signs with it. */
+    private record NativeEd25519(AccpEd25519 accp, PrivateKey key) {
+        @Override
+        public String toString() {
+            return "NativeEd25519[key=(redacted)]";
+        }
     }
 
     /**
@@ -148,12 +161,14 @@ public final class CompositeSig {
         private final MLDSAPrivateKeyParameters mldsaKey;
         private final AccpMlDsa nativeMlDsaOrNull;
         private final Ed25519PrivateKeyParameters ed25519Key;
+        private final NativeEd25519 nativeEd25519OrNull;
 
         private Signer(MLDSAPrivateKeyParameters mldsaKey, AccpMlDsa nativeMlDsaOrNull,
-                       Ed25519PrivateKeyParameters ed25519Key) {
+                       Ed25519PrivateKeyParameters ed25519Key, NativeEd25519 nativeEd25519OrNull) {
             this.mldsaKey = mldsaKey;
             this.nativeMlDsaOrNull = nativeMlDsaOrNull;
             this.ed25519Key = ed25519Key;
+            this.nativeEd25519OrNull = nativeEd25519OrNull;
             // Derived and kept by Bouncy Castle now, so that no signature pays for it.
             ed25519Key.generatePublicKey();
         }
@@ -163,6 +178,11 @@ public final class CompositeSig {
             return nativeMlDsaOrNull != null;
         }
 
+        /** Whether AWS-LC signs the Ed25519 half. */
+        public boolean ed25519IsNative() {
+            return nativeEd25519OrNull != null;
+        }
+
         /** As {@link CompositeSig#sign}. */
         public byte[] sign(byte[] message, byte[] ctx) {
             if (ctx.length > MAX_CONTEXT_LENGTH) {
@@ -170,15 +190,14 @@ public final class CompositeSig {
                         + MAX_CONTEXT_LENGTH);
             }
             byte[] representative = representative(message, ctx);
-            Ed25519Signer ed25519 = new Ed25519Signer();
-            ed25519.init(true, ed25519Key);
-            ed25519.update(representative, 0, representative.length);
             byte[] mldsaSignature;
             byte[] ed25519Signature;
             try {
                 mldsaSignature = nativeMlDsaOrNull != null ? nativeMlDsaOrNull.sign(representative, LABEL_BYTES)
                         : mldsaSignature(representative);
-                ed25519Signature = ed25519.generateSignature();
+                ed25519Signature = nativeEd25519OrNull != null
+                        ? nativeEd25519OrNull.accp().sign(nativeEd25519OrNull.key(), representative)
+                        : ed25519Signature(representative);
             } catch (CryptoException e) {
                 throw new IllegalStateException("CompositeSig signing failed: " + e.getMessage(), e);
             }
@@ -193,6 +212,13 @@ public final class CompositeSig {
             return signature;
         }
 
+        private byte[] ed25519Signature(byte[] representative) {
+            Ed25519Signer ed25519 = new Ed25519Signer();
+            ed25519.init(true, ed25519Key);
+            ed25519.update(representative, 0, representative.length);
+            return ed25519.generateSignature();
+        }
+
         private byte[] mldsaSignature(byte[] representative) throws CryptoException {
             MLDSASigner mldsa = new MLDSASigner();
             mldsa.init(true, new ParametersWithContext(new ParametersWithRandom(mldsaKey, SIGNING_RANDOM),
@@ -203,7 +229,8 @@ public final class CompositeSig {
 
         @Override
         public String toString() {
-            return "CompositeSig.Signer[ML-DSA in " + (mlDsaIsNative() ? "AWS-LC" : "Java") + ", key=(redacted)]";
+            return "CompositeSig.Signer[ML-DSA in " + (mlDsaIsNative() ? "AWS-LC" : "Java") + ", Ed25519 in "
+                    + (ed25519IsNative() ? "AWS-LC" : "Java") + ", key=(redacted)]";
         }
     }
 

@@ -16,17 +16,23 @@ import org.bouncycastle.operator.ContentSigner;
 
 /**
  * Signs one certificate's TBS bytes with Ed25519 (RFC 8410: algorithm id-Ed25519, parameters absent) through Bouncy
- * Castle's lightweight signer. The key arrives as a JDK key of any provider and is read from its PKCS#8 encoding, so
- * the JDK's and ACCP's Ed25519 keys both work ({@link #keyOf}). One instance signs once.
+ * Castle's lightweight signer, or through AWS-LC ({@link AccpEd25519}) where the caller has it: the signature is the
+ * same, RFC 8032 being deterministic. The key arrives as a JDK key of any provider and is read from its PKCS#8
+ * encoding, so the JDK's and ACCP's Ed25519 keys both work ({@link #keyOf}). One instance signs once.
  */
 final class Ed25519ContentSigner implements ContentSigner {
     private static final AlgorithmIdentifier ED25519 = new AlgorithmIdentifier(EdECObjectIdentifiers.id_Ed25519);
 
     private final Ed25519PrivateKeyParameters key;
+    private final PrivateKey jdkKey;
+    private final AccpEd25519 accpOrNull;
     private final ByteArrayOutputStream tbs = new ByteArrayOutputStream(1024);
 
-    Ed25519ContentSigner(Ed25519PrivateKeyParameters key) {
+    /** Signs with {@code jdkKey} in AWS-LC when {@code accpOrNull} is given, else with {@code key} in Java. */
+    Ed25519ContentSigner(Ed25519PrivateKeyParameters key, PrivateKey jdkKey, AccpEd25519 accpOrNull) {
         this.key = key;
+        this.jdkKey = jdkKey;
+        this.accpOrNull = accpOrNull;
     }
 
     /** Bouncy Castle's form of a JDK key of any provider, read from its PKCS#8 encoding. */
@@ -55,9 +61,12 @@ final class Ed25519ContentSigner implements ContentSigner {
 
     @Override
     public byte[] getSignature() {
+        byte[] bytes = tbs.toByteArray();
+        if (accpOrNull != null) {
+            return accpOrNull.sign(jdkKey, bytes);
+        }
         Ed25519Signer signer = new Ed25519Signer();
         signer.init(true, key);
-        byte[] bytes = tbs.toByteArray();
         signer.update(bytes, 0, bytes.length);
         return signer.generateSignature();
     }

@@ -8,6 +8,7 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Optional;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 
 /**
@@ -16,6 +17,7 @@ import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
  * <p>The key is generated with Bouncy Castle (an RFC 8032 private key is 32 random bytes; Bouncy Castle derives the
  * public key about five times faster than the JDK 17 provider, which matters at 4096 ranks per launch) and handed out
  * as JDK {@code EdDSA} keys, parsed from their standard encodings, so that the JDK's TLS stack uses them as its own.
+ * A launcher with many ranks generates them with AWS-LC instead ({@link AccpEd25519}), and hands them out the same way.
  */
 public final class Ed25519Keys {
     /** PKCS#8 v1 (RFC 8410) of an Ed25519 private key, up to the 32 key bytes. */
@@ -31,8 +33,32 @@ public final class Ed25519Keys {
     /** A new Ed25519 key pair from {@code random}, as JDK keys. */
     public static KeyPair generate(SecureRandom random) {
         Ed25519PrivateKeyParameters key = new Ed25519PrivateKeyParameters(random);
-        byte[] pkcs8 = withKey(PKCS8_PREFIX, key.getEncoded());
-        byte[] spki = withKey(SPKI_PREFIX, key.generatePublicKey().getEncoded());
+        return jdkKeys(key.getEncoded(), key.generatePublicKey().getEncoded());
+    }
+
+    /**
+     * A new Ed25519 key pair from {@code accp} where it is given, else from {@code random}: either way as JDK keys, so
+     * that the key's PEM text and everything after it are the same.
+     */
+    public static KeyPair generate(SecureRandom random, Optional<AccpEd25519> accp) {
+        return accp.isPresent() ? accp.get().generate() : generate(random);
+    }
+
+    /** An ACCP key pair as JDK keys, read from their standard encodings. */
+    static KeyPair fromAccp(KeyPair accp) throws GeneralSecurityException {
+        byte[] spki = accp.getPublic().getEncoded();
+        if (spki == null || spki.length != SPKI_PREFIX.length + KEY_LENGTH
+                || !Arrays.equals(spki, 0, SPKI_PREFIX.length, SPKI_PREFIX, 0, SPKI_PREFIX.length)) {
+            throw new GeneralSecurityException("the public key is not an RFC 8410 Ed25519 key");
+        }
+        return jdkKeys(Ed25519ContentSigner.keyOf(accp.getPrivate()).getEncoded(),
+                Arrays.copyOfRange(spki, SPKI_PREFIX.length, spki.length));
+    }
+
+    /** JDK keys of a raw private key and its public key (32 bytes each), which it wipes. */
+    static KeyPair jdkKeys(byte[] privateKey, byte[] publicKey) {
+        byte[] pkcs8 = withKey(PKCS8_PREFIX, privateKey);
+        byte[] spki = withKey(SPKI_PREFIX, publicKey);
         try {
             KeyFactory factory = KeyFactory.getInstance(ED25519);
             return new KeyPair(factory.generatePublic(new X509EncodedKeySpec(spki)),

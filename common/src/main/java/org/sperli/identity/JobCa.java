@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.Optional;
+import org.sperli.crypto.AccpEd25519;
 import org.sperli.crypto.CertificateBuilder;
 import org.sperli.crypto.Ed25519Keys;
 import org.sperli.crypto.Pem;
@@ -33,12 +35,15 @@ public final class JobCa {
     private final CertificateBuilder.Issuer issuer;
     private final X509Certificate certificate;
     private final SecureRandom random;
+    private final Optional<AccpEd25519> accp;
 
-    private JobCa(JobId job, CertificateBuilder.Issuer issuer, X509Certificate certificate, SecureRandom random) {
+    private JobCa(JobId job, CertificateBuilder.Issuer issuer, X509Certificate certificate, SecureRandom random,
+                  Optional<AccpEd25519> accp) {
         this.job = job;
         this.issuer = issuer;
         this.certificate = certificate;
         this.random = random;
+        this.accp = accp;
     }
 
     /** A new CA for {@code job}, valid from {@code now - CLOCK_SKEW} for {@link #DEFAULT_LIFETIME}. */
@@ -48,6 +53,16 @@ public final class JobCa {
 
     /** A new CA for {@code job}, valid from {@code now - CLOCK_SKEW} to {@code now + lifetime}. */
     public static JobCa create(JobId job, Instant now, Duration lifetime, SecureRandom random) {
+        return create(job, now, lifetime, random, Optional.empty());
+    }
+
+    /**
+     * As {@link #create(JobId, Instant, Duration, SecureRandom)}; where {@code accp} is given, the rank keys are
+     * generated and the rank certificates signed by AWS-LC (a launcher with many ranks), the certificates and keys
+     * being the same in form.
+     */
+    public static JobCa create(JobId job, Instant now, Duration lifetime, SecureRandom random,
+                               Optional<AccpEd25519> accp) {
         Objects.requireNonNull(job, "job");
         if (job.isAllZero()) {
             throw new IllegalArgumentException("job id is all zero, which is never a job");
@@ -60,7 +75,8 @@ public final class JobCa {
         Instant notAfter = now.plus(lifetime).truncatedTo(ChronoUnit.SECONDS);
         X509Certificate certificate = CertificateBuilder.selfSignedCa(CA_NAME_PREFIX + job.hex(), pair.getPublic(),
                 pair.getPrivate(), notBefore, notAfter, random);
-        return new JobCa(job, CertificateBuilder.Issuer.of(certificate, pair.getPrivate()), certificate, random);
+        return new JobCa(job, CertificateBuilder.Issuer.of(certificate, pair.getPrivate(), accp), certificate, random,
+                accp);
     }
 
     /**
@@ -93,7 +109,7 @@ public final class JobCa {
                     + ", expected a non-empty period inside the CA's " + notBefore() + ".." + notAfter());
         }
         String commonName = PeerIdentity.commonName(job, rank);
-        KeyPair pair = Ed25519Keys.generate(random);
+        KeyPair pair = Ed25519Keys.generate(random, accp);
         CertificateBuilder.HostKind kind = HostSyntax.isIpv4(host)
                 ? CertificateBuilder.HostKind.IP_ADDRESS : CertificateBuilder.HostKind.DNS_NAME;
         X509Certificate rankCertificate = CertificateBuilder.leaf(issuer, commonName, pair.getPublic(), host, kind,

@@ -6,8 +6,11 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.IntStream;
+import org.sperli.crypto.AccpEd25519;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.EncodedHostList;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
@@ -28,8 +31,9 @@ public final class JobKit {
     /** Validity of the job CA and rank certificates a launcher makes: longer than any job should run, restarts too. */
     public static final Duration JOB_LIFETIME = Duration.ofDays(30);
     /**
-     * From this size on the job's tokens are signed with AWS-LC's ML-DSA where it loads: its start costs the launcher
-     * about a third of a second, and it saves about 1 ms per token in the launcher's C1-only JVM.
+     * From this size on the job's tokens and rank certificates are signed, and the rank keys generated, by AWS-LC
+     * where it loads: its start costs the launcher about a third of a second, and it saves about 1 ms per rank in the
+     * launcher's C1-only JVM.
      */
     static final int NATIVE_SIGNING_FROM = 512;
 
@@ -68,10 +72,11 @@ public final class JobKit {
         JobId job = JobId.random(random);
         CompositeSig.KeyPair jobKey = CompositeSig.generate(random);
         byte[] secretKey = jobKey.secretKey();
+        boolean nativeSigning = hosts.size() >= NATIVE_SIGNING_FROM;
+        Optional<AccpEd25519> accp = nativeSigning ? AccpEd25519.load() : Optional.empty();
         try {
-            return new JobKit(job, JobCa.create(job, now, lifetime, random), jobKey,
-                    CompositeSig.signer(secretKey, hosts.size() >= NATIVE_SIGNING_FROM), List.copyOf(hosts), silenceMs,
-                    random);
+            return new JobKit(job, JobCa.create(job, now, lifetime, random, accp), jobKey,
+                    CompositeSig.signer(secretKey, nativeSigning), List.copyOf(hosts), silenceMs, random);
         } finally {
             Arrays.fill(secretKey, (byte) 0);
         }
@@ -129,21 +134,21 @@ public final class JobKit {
     }
 
     /**
-     * Every rank's description at {@code incarnation} as the hex line its rank reads on stdin, made on all cores: the
+     * Every rank's description at {@code incarnation} as the line its rank reads on stdin, made on all cores: the
      * certificates and the CompositeSig tokens are most of a launch's own work (about 1 ms a rank on one core, 4 s at
-     * 4096 ranks), and each rank's is independent of the others'. The descriptions' secrets are wiped once encoded;
-     * the caller wipes the lines once they are written.
+     * 4096 ranks), and each rank's is independent of the others'. The lines share one encoding of the host list. The
+     * descriptions' secrets are wiped once encoded; the caller wipes the lines once they are written.
      */
-    public byte[][] hexLines(long incarnation, Instant now) {
+    public DescriptionLine[] lines(long incarnation, Instant now) {
         EncodedHostList encodedHosts = EncodedHostList.of(hosts);
         return IntStream.range(0, hosts.size()).parallel().mapToObj(rank -> {
             JobDescription description = description(rank, incarnation, now);
             try {
-                return description.toHexLineBytes(encodedHosts);
+                return description.toLine(encodedHosts);
             } finally {
                 description.destroySecrets();
             }
-        }).toArray(byte[][]::new);
+        }).toArray(DescriptionLine[]::new);
     }
 
     @Override

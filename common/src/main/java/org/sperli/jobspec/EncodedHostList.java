@@ -1,5 +1,7 @@
 package org.sperli.jobspec;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.sperli.jobspec.JobDescription.HostEntry;
@@ -7,7 +9,7 @@ import org.sperli.jobspec.JobDescription.HostEntry;
 /**
  * A job's host list, checked and written out as the hex digits of a description once: the launcher puts the same list
  * into every rank's description, and at 4096 ranks checking and encoding it per description was 4096 x 4096 entries,
- * most of the launcher's encoding work. {@link JobDescription#toHexLineBytes(EncodedHostList)} copies the digits.
+ * most of the launcher's encoding work. Every {@link DescriptionLine} of the job refers to these digits.
  *
  * <p>Each entry is, as in the description's table: port (u16 little endian), host length (u8), host (ASCII).
  */
@@ -61,6 +63,11 @@ public final class EncodedHostList {
     /** Bytes of the encoded list (half its digits). */
     int byteLength() {
         return digits.length / 2;
+    }
+
+    /** Writes the digits to {@code out}. */
+    void writeDigits(OutputStream out) throws IOException {
+        out.write(digits);
     }
 
     /** Copies the digits into {@code line} at {@code offset}; returns the offset after them. */

@@ -310,14 +310,20 @@ public record JobDescription(
     public byte[] toHexLineBytes() {
         // The whole check first, so that the first fault in field order is the one named.
         refuseFault(true);
-        return toHexLineBytes(EncodedHostList.of(hosts));
+        DescriptionLine line = toLine(EncodedHostList.of(hosts));
+        try {
+            return line.toBytes();
+        } finally {
+            line.wipe();
+        }
     }
 
     /**
-     * As {@link #toHexLineBytes()}, with the host list's digits copied from {@code shared}, which must hold this
-     * description's host list (IllegalArgumentException otherwise): the launcher encodes a job's list once.
+     * The line, with the host list's digits not copied but shared with every line made from {@code shared}, which
+     * must hold this description's host list (IllegalArgumentException otherwise): the launcher encodes a job's list
+     * once and sends it with every rank's own digits.
      */
-    public byte[] toHexLineBytes(EncodedHostList shared) {
+    public DescriptionLine toLine(EncodedHostList shared) {
         if (shared.hosts() != hosts && !shared.hosts().equals(hosts)) {
             throw new IllegalArgumentException("the encoded host list is not this description's");
         }
@@ -327,17 +333,18 @@ public record JobDescription(
         writeHead(b);
         writeTail(b);
         try {
-            byte[] line = new byte[2 * (rest.length + shared.byteLength()) + 1];
+            byte[] head = new byte[2 * HOSTS_OFFSET];
             int at = 0;
             for (int i = 0; i < HOSTS_OFFSET; i++) {
-                at = EncodedHostList.hex(line, at, rest[i]);
+                at = EncodedHostList.hex(head, at, rest[i]);
             }
-            at = shared.copyDigits(line, at);
+            byte[] tail = new byte[2 * (rest.length - HOSTS_OFFSET) + 1];
+            at = 0;
             for (int i = HOSTS_OFFSET; i < rest.length; i++) {
-                at = EncodedHostList.hex(line, at, rest[i]);
+                at = EncodedHostList.hex(tail, at, rest[i]);
             }
-            line[at] = '\n';
-            return line;
+            tail[at] = '\n';
+            return new DescriptionLine(head, shared, tail);
         } finally {
             Arrays.fill(rest, (byte) 0);
         }

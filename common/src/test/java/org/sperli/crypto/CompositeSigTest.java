@@ -82,8 +82,21 @@ class CompositeSigTest {
     }
 
     @Test
+    void theEd25519HalfSignedByAwsLcIsTheOneJavaSigns() {
+        CompositeSig.Signer nativeSigner = CompositeSig.signer(pair.secretKey(), true);
+        assumeTrue(nativeSigner.ed25519IsNative(), "ACCP's native library does not load here: nothing to compare");
+        assertTrue(nativeSigner.toString().contains("Ed25519 in AWS-LC"), nativeSigner.toString());
+        byte[] viaAwsLc = nativeSigner.sign(MESSAGE, CompositeSig.CONTEXT_COMMIT);
+        byte[] viaJava = CompositeSig.signer(pair.secretKey()).sign(MESSAGE, CompositeSig.CONTEXT_COMMIT);
+        assertArrayEquals(Arrays.copyOfRange(viaJava, 2420, 2484), Arrays.copyOfRange(viaAwsLc, 2420, 2484),
+                "RFC 8032 is deterministic: the same key signs the same M' alike");
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, viaAwsLc, CompositeSig.CONTEXT_COMMIT));
+    }
+
+    @Test
     void aSignerInJavaSaysSo() {
         assertFalse(CompositeSig.signer(pair.secretKey()).mlDsaIsNative());
+        assertFalse(CompositeSig.signer(pair.secretKey()).ed25519IsNative());
         assertTrue(CompositeSig.signer(pair.secretKey()).toString().contains("Java"));
     }
 

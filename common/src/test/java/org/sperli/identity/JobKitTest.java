@@ -4,16 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sperli.crypto.Pem;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
@@ -26,10 +32,11 @@ class JobKitTest {
     @Test
     void everyHexLineParsesToItsRanksDescriptionWithAValidToken() {
         JobKit kit = JobKit.create(hosts(3), 5000, Duration.ofHours(1), NOW, RANDOM);
-        byte[][] lines = kit.hexLines(2, NOW);
+        DescriptionLine[] lines = kit.lines(2, NOW);
         assertFalse(kit.signsMlDsaNatively(), "a small job signs in Java: AWS-LC's start would cost more");
         for (int rank = 0; rank < 3; rank++) {
-            JobDescription d = parse(lines[rank]);
+            JobDescription d = parse(lines[rank].toBytes());
+            lines[rank].wipe();
             assertNull(d.structuralFault());
             assertEquals(rank, d.rank());
             assertEquals(2, d.incarnation());
@@ -41,7 +48,7 @@ class JobKitTest {
     }
 
     @Test
-    void aLargeJobsTokensSignedByAwsLcVerifyAsEveryOther() {
+    void aLargeJobsTokensAndCertificatesMadeByAwsLcVerifyAsEveryOther() throws GeneralSecurityException {
         int size = JobKit.NATIVE_SIGNING_FROM;
         JobKit kit = JobKit.create(hosts(size), 5000, Duration.ofHours(1), NOW, RANDOM);
         assumeTrue(kit.signsMlDsaNatively(), "ACCP's native library does not load here: the tokens are signed in Java");
@@ -50,6 +57,16 @@ class JobKitTest {
             try {
                 verifyToken(kit, d);
                 assertNull(d.structuralFault());
+                // Key and certificate made by AWS-LC too: the certificate is the CA's, the key is its subject's.
+                X509Certificate certificate = Pem.parseCertificate(d.rankCertPem());
+                certificate.verify(Pem.parseCertificate(d.caCertPem()).getPublicKey());
+                Signature signer = Signature.getInstance("Ed25519");
+                signer.initSign(Pem.parseEd25519PrivateKey(d.rankKeyPem()));
+                signer.update(d.token());
+                Signature verifier = Signature.getInstance("Ed25519");
+                verifier.initVerify(certificate.getPublicKey());
+                verifier.update(d.token());
+                assertTrue(verifier.verify(signer.sign()), "rank " + rank + "'s key is its certificate's");
             } finally {
                 d.destroySecrets();
             }

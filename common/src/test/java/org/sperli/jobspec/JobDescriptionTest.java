@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -135,14 +136,23 @@ class JobDescriptionTest {
     }
 
     @Test
-    void aHostListEncodedOnceGivesTheSameLineAsEachDescriptionAlone() {
+    void aHostListEncodedOnceGivesTheSameLineAsEachDescriptionAlone() throws IOException {
         List<JobDescription.HostEntry> hosts = JobSpecSamples.hosts(3);
         EncodedHostList shared = EncodedHostList.of(hosts);
         for (int rank = 0; rank < 3; rank++) {
             JobDescription d = JobSpecSamples.description(3, rank);
-            assertArrayEquals(d.toHexLineBytes(), d.toHexLineBytes(shared));
+            DescriptionLine line = d.toLine(shared);
+            assertArrayEquals(d.toHexLineBytes(), line.toBytes());
             assertEquals(HexFormat.of().formatHex(d.toBytes()) + "\n",
-                    new String(d.toHexLineBytes(shared), StandardCharsets.US_ASCII));
+                    new String(line.toBytes(), StandardCharsets.US_ASCII));
+            assertEquals(line.toBytes().length, line.length());
+            ByteArrayOutputStream written = new ByteArrayOutputStream();
+            line.writeTo(written);
+            assertArrayEquals(line.toBytes(), written.toByteArray(), "written in parts, it is the same line");
+            line.wipe();
+            int hostDigits = 2 * hosts.stream().mapToInt(h -> 3 + h.host().length()).sum();
+            byte[] wiped = line.toBytes();
+            assertEquals(hostDigits, wiped.length - countZeros(wiped), "wiped, the shared host list's digits are left");
         }
     }
 
@@ -151,7 +161,7 @@ class JobDescriptionTest {
         JobDescription d = JobSpecSamples.description(2, 1);
         EncodedHostList other = EncodedHostList.of(List.of(new JobDescription.HostEntry("node0.example", 47000),
                 new JobDescription.HostEntry("other.example", 47001)));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.toHexLineBytes(other));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.toLine(other));
         assertTrue(e.getMessage().contains("not this description's"), e.getMessage());
     }
 
@@ -176,5 +186,13 @@ class JobDescriptionTest {
         SperliException e = assertThrows(SperliException.class,
                 () -> JobDescription.parse(new ByteArrayInputStream(new byte[0])));
         assertEquals(ErrorCode.H1616, e.code());
+    }
+
+    private static int countZeros(byte[] bytes) {
+        int zeros = 0;
+        for (byte b : bytes) {
+            zeros += b == 0 ? 1 : 0;
+        }
+        return zeros;
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,6 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sperli.identity.JobKit;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.exit.ExitCodes;
@@ -227,14 +227,14 @@ public final class JobSupervisor {
 
     /**
      * Starts every rank; returns a failure when one could not be started, else null. Every description is made
-     * first, on all cores while the machine is still quiet ({@link JobKit#hexLines}), and then the ranks are started
+     * first, on all cores while the machine is still quiet ({@link JobKit#lines}), and then the ranks are started
      * in one go: made one by one between
      * starts, the launcher competed with the ranks already booting, and at 64 ranks the last one started 18 s after
      * the first.
      */
     private Failure startAll(long incarnation, List<RankProcess> ranks) {
         JobKit k = kit();
-        byte[][] lines = k.hexLines(incarnation, clock.instant());
+        DescriptionLine[] lines = k.lines(incarnation, clock.instant());
         try {
             for (int rank = 0; rank < lines.length; rank++) {
                 if (stopRequested) {
@@ -248,13 +248,14 @@ public final class JobSupervisor {
             }
             return null;
         } finally {
-            for (byte[] line : lines) {
-                Arrays.fill(line, (byte) 0);
+            for (DescriptionLine line : lines) {
+                line.wipe();
             }
         }
     }
 
-    private Failure start(int rank, long incarnation, HostEntry entry, byte[] line, List<RankProcess> ranks) {
+    private Failure start(int rank, long incarnation, HostEntry entry, DescriptionLine line,
+                          List<RankProcess> ranks) {
         boolean isLocal = HostPlan.runsLocally(entry.host(), forceSsh);
         try {
             RankProcess p = (isLocal ? local : remote).start(rank, incarnation, entry, line);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.report.Console;
@@ -41,7 +42,7 @@ public final class LocalRanks implements RankStarter {
     }
 
     @Override
-    public RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException {
+    public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine line) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command.localArgv(rank, denyFileOrNull, jar, jobArgs));
         String refused = environment.get(RefusedHostPolicy.ENV_VARIABLE);
         if (refused == null) {
@@ -55,7 +56,7 @@ public final class LocalRanks implements RankStarter {
         Local local = new Local(rank, incarnation, process, console);
         OutputStream stdin = process.getOutputStream();
         try {
-            stdin.write(hexLine);
+            line.writeTo(stdin);
             stdin.flush();
         } catch (IOException e) {
             // The rank ended before it read its line; its exit status and stderr say why.

@@ -1,6 +1,7 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 
 /** Starts ranks on one kind of host: local processes, or SSH channels (org.sperli.launcher.ssh). */
@@ -16,9 +17,9 @@ public interface RankStarter {
 
     /**
      * Starts rank {@code rank} of incarnation {@code incarnation} (which its output lines carry) at {@code entry} and
-     * writes {@code hexLine} (the description line, with its line feed) to its stdin, which stays open while the rank
+     * writes {@code line} (the description line, with its line feed) to its stdin, which stays open while the rank
      * is supervised: its end tells the rank that the launcher is gone (protocol 4.1, 13.1). The caller wipes
-     * {@code hexLine} afterwards.
+     * {@code line} afterwards.
      */
-    RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException;
+    RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine line) throws IOException;
 }

@@ -13,6 +13,7 @@ import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.channel.Channel;
 import org.apache.sshd.common.channel.ChannelListener;
 import org.apache.sshd.common.util.buffer.Buffer;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.launcher.job.RankOutputs;
 import org.sperli.launcher.report.Console;
 
@@ -56,16 +57,16 @@ final class SshRankProcess extends RankOutputs {
     }
 
     /**
-     * Opens the channel and writes {@code hexLine} to the rank's stdin, which stays open with the channel: when this
-     * launcher dies or its host is cut off, the channel ends, the rank reads end-of-file and stops (rankd).
+     * Opens the channel and writes {@code descriptionLine} to the rank's stdin, which stays open with the channel: when
+     * this launcher dies or its host is cut off, the channel ends, the rank reads end-of-file and stops (rankd).
      */
     static SshRankProcess start(int rank, long incarnation, String host, ClientSession session, String commandLine,
-                                byte[] hexLine, Console console) throws IOException {
+                                DescriptionLine descriptionLine, Console console) throws IOException {
         SshRankProcess p = new SshRankProcess(rank, incarnation, host, session, commandLine, console);
         try {
             p.channel.open().verify(SshTransport.CHANNEL_OPEN_TIMEOUT);
             OutputStream stdin = p.channel.getInvertedIn();
-            stdin.write(hexLine);
+            descriptionLine.writeTo(stdin);
             stdin.flush();
         } catch (IOException | RuntimeException e) {
             p.channel.close(true);

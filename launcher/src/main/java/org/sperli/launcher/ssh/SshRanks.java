@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.sshd.client.session.ClientSession;
+import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
@@ -145,7 +146,8 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     @Override
-    public RankProcess start(int rank, long incarnation, HostEntry entry, byte[] hexLine) throws IOException {
+    public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine descriptionLine)
+            throws IOException {
         ClientSession session;
         String rankCommand;
         synchronized (this) {
@@ -158,7 +160,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         String line = rankCommand == null ? command.remoteLine(jar.sha256Hex(), JarStager.remotePath(jar), jobArgs)
                 : command.remoteLine(rankCommand, jar.sha256Hex(), JarStager.remotePath(jar), jobArgs);
         console.detail("rank " + rank + " on " + entry.host() + ": " + line);
-        return SshRankProcess.start(rank, incarnation, entry.host(), session, line, hexLine, console);
+        return SshRankProcess.start(rank, incarnation, entry.host(), session, line, descriptionLine, console);
     }
 
     @Override
