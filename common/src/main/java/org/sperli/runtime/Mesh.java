@@ -26,7 +26,7 @@ import org.sperli.transport.PeerPipeline;
 /**
  * Connection setup of one rank (protocol section 5): listen on the wildcard IPv4 address first, dial every higher rank
  * (in order, each until it answers: 5 ms between connects at first, doubling up to 100 ms; each TLS handshake bounded
- * by 30 s and not retried), accept one connection from every lower rank, check identities after each handshake, send
+ * by 120 s and not retried), accept one connection from every lower rank, check identities after each handshake, send
  * HELLO at once, and wait until every peer's HELLO was checked. The setup fails with H1613 only when it stops moving:
  * 30 s in which no peer's port answered, no handshake finished and no HELLO was checked (120 s before the first of
  * these, {@link Links#stallBound}). A fixed bound for the whole setup failed healthy jobs of many ranks on a busy

@@ -16,7 +16,7 @@ import org.sperli.transport.TlsEngineFactory;
  * @param wallClockMs    the one wall clock (token expiry); elapsed time uses monotonic clocks
  * @param setupStall     how long the setup may go without progress (no handshake finished, no HELLO checked) before
  *                       it fails with H1613 (30 s; protocol section 5)
- * @param handshakeTimeout bound of one TLS handshake (30 s)
+ * @param handshakeTimeout bound of one TLS handshake (120 s)
  * @param log            where operator-facing notes go (never keys or tokens)
  * @param checkpoints    the checkpoint directory and job keys; {@code null}: checkpoints are off
  */
@@ -41,8 +41,12 @@ public record RankConfig(
     public static final Duration SETUP_STALL = Duration.ofSeconds(30);
     /** The longest pause between two connects to a peer that does not listen yet. */
     public static final Duration RETRY_INTERVAL = Duration.ofMillis(100);
-    /** Bound of one TLS handshake: as long as the stall bound, so that a busy machine does not fail a job. */
-    public static final Duration HANDSHAKE_TIMEOUT = SETUP_STALL;
+    /**
+     * Bound of one TLS handshake: as long as the setup's bound before its first progress. At 64 ranks on 2 cores a
+     * rank that starts listening late is handed the handshakes of every lower rank at once, in a JVM that has not yet
+     * compiled them, and with 30 s its own side of those handshakes timed out although every one was progressing.
+     */
+    public static final Duration HANDSHAKE_TIMEOUT = SETUP_STALL.multipliedBy(4);
 
     public RankConfig {
         hosts = List.copyOf(hosts);
