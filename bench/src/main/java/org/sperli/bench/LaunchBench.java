@@ -32,6 +32,8 @@ import java.util.concurrent.TimeUnit;
 public final class LaunchBench {
     private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
     private static final long RUN_TIMEOUT_S = 600;
+    /** How much of a failed job's verdict line the table shows. */
+    private static final int VERDICT_CHARS = 400;
 
     private LaunchBench() {
     }
@@ -128,7 +130,22 @@ public final class LaunchBench {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         long[] rss = watch == null ? new long[] {0, 0} : watch.stop();
-        return new Result(seconds, p.exitValue(), phases(new String(out, StandardCharsets.UTF_8)), rss[0], rss[1]);
+        String output = new String(out, StandardCharsets.UTF_8);
+        return new Result(seconds, p.exitValue(), phases(output), rss[0], rss[1],
+                p.exitValue() == 0 ? null : verdict(output));
+    }
+
+    /** The launcher's last line about the job ("sperli: job ...: ... exit status N"), or the last line at all. */
+    static String verdict(String output) {
+        List<String> lines = output.lines().filter(l -> !l.isBlank()).toList();
+        String last = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (lines.get(i).startsWith("sperli: job ") && lines.get(i).contains("exit status")) {
+                last = lines.get(i);
+                break;
+            }
+        }
+        return last.length() <= VERDICT_CHARS ? last : last.substring(0, VERDICT_CHARS) + "...";
     }
 
     /** Per phase, the median over the ranks of the -v table (for more than 16 ranks, its median row). */
@@ -223,6 +240,14 @@ public final class LaunchBench {
             System.out.println(row);
         }
         System.out.println("(! : the job did not complete)");
+        for (Map.Entry<String, Map<Integer, Result>> byJdk : results.entrySet()) {
+            for (Map.Entry<Integer, Result> e : byJdk.getValue().entrySet()) {
+                if (e.getValue().verdict() != null) {
+                    System.out.printf(Locale.ROOT, "! %d ranks on %s: %s%n", e.getKey(), byJdk.getKey(),
+                            e.getValue().verdict());
+                }
+            }
+        }
     }
 
     private static void printPhases(Map<String, Map<Integer, Result>> results) {
@@ -276,7 +301,9 @@ public final class LaunchBench {
     }
 
     /** One run: wall seconds, exit status, phase medians, peak RSS of the ranks (KiB; 64-rank runs only). */
-    private record Result(double seconds, int status, double[] phases, long medianRssKb, long maxRssKb) {
+    /** {@code verdict}: the launcher's line that says why a job failed, or null. */
+    private record Result(double seconds, int status, double[] phases, long medianRssKb, long maxRssKb,
+                          String verdict) {
         static Result median(List<Result> each) {
             double[] phases = new double[PHASES.length];
             for (int c = 0; c < PHASES.length; c++) {
@@ -284,9 +311,10 @@ public final class LaunchBench {
                 phases[c] = LaunchBench.median(each.stream().mapToDouble(r -> r.phases[column])
                         .filter(v -> !Double.isNaN(v)).toArray());
             }
-            int worst = each.stream().mapToInt(Result::status).filter(s -> s != 0).findFirst().orElse(0);
-            return new Result(LaunchBench.median(each.stream().mapToDouble(Result::seconds).toArray()), worst,
-                    phases, each.get(0).medianRssKb, each.get(0).maxRssKb);
+            Result failed = each.stream().filter(r -> r.status != 0).findFirst().orElse(null);
+            return new Result(LaunchBench.median(each.stream().mapToDouble(Result::seconds).toArray()),
+                    failed == null ? 0 : failed.status, phases, each.get(0).medianRssKb, each.get(0).maxRssKb,
+                    failed == null ? null : failed.verdict);
         }
     }
 
