@@ -29,9 +29,9 @@ import org.sperli.transport.PeerPipeline;
  * by 120 s and not retried), accept one connection from every lower rank, check identities after each handshake, send
  * HELLO at once, and wait until every peer's HELLO was checked. The setup fails with H1613 only when it stops moving:
  * 30 s in which no peer's port answered, no handshake finished and no HELLO was checked (120 s before the first of
- * these, {@link Links#stallBound}). A fixed bound for the whole setup failed healthy jobs of many ranks on a busy
- * machine, where the last rank may start listening a minute after the first. The listening socket is closed
- * afterwards.
+ * these and while a handshake is under way, {@link Links#stallBound}). A fixed bound for the whole setup failed
+ * healthy jobs of many ranks on a busy machine, where the last rank may start listening a minute after the first. The
+ * listening socket is closed afterwards.
  */
 final class Mesh {
     /** The first pause between connects; it doubles up to {@link RankConfig#RETRY_INTERVAL}. */
@@ -67,7 +67,12 @@ final class Mesh {
             return;
         }
         links.setupBegins(config.setupStall());
-        String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(config.tls()::server,
+        // The engine is made once per accepted connection, as its handshake begins.
+        Supplier<SSLEngine> server = () -> {
+            links.handshakeBegins();
+            return config.tls().server();
+        };
+        String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(server,
                 config.handshakeTimeout().toMillis(), this::accepted));
         if (refused != null) {
             throw new SperliException(ErrorCode.H1613, "cannot listen at port " + config.ownPort() + ": " + refused);
@@ -80,6 +85,7 @@ final class Mesh {
 
     /** An accepted connection after its handshake; a failed one closes only itself (a stranger cannot end a job). */
     private void accepted(Channel ch, X509Certificate cert, Throwable failure) {
+        links.handshakeEnds();
         if (failure != null) {
             refusals.refused(ch.remoteAddress(), failure);
             ch.close();
@@ -141,11 +147,17 @@ final class Mesh {
             throw failWith(Abort.Reason.REFUSED, ErrorCode.H1611, "no TLS engine for rank " + peer + ": " + e);
         }
         Supplier<SSLEngine> once = () -> engine;
-        return connections.dial(address, PeerPipeline.initializer(once, config.handshakeTimeout().toMillis(),
-                (ch, cert, failure) -> dialed(ch, peer, entry, cert, failure)));
+        boolean connected = connections.dial(address, PeerPipeline.initializer(once,
+                config.handshakeTimeout().toMillis(), (ch, cert, failure) -> dialed(ch, peer, entry, cert, failure)));
+        if (connected) {
+            // Counted after the fact: when the handshake ends first, the count passes through -1 and back to 0.
+            links.handshakeBegins();
+        }
+        return connected;
     }
 
     private void dialed(Channel ch, int peer, PeerAddress entry, X509Certificate cert, Throwable failure) {
+        links.handshakeEnds();
         try {
             if (failure != null) {
                 throw new SperliException(ErrorCode.H1611, "TLS handshake with rank " + peer + " at "
