@@ -7,11 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * {@code scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]}: the examples' hello job on N local ranks,
@@ -27,11 +29,15 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Each cell is the median of R runs (default 3) after one discarded warm-up run per JDK (which also makes the
- * class-data archive the first time). {@code --with-64} adds a 64-rank run and the peak resident memory of its ranks.
+ * class-data archive the first time). {@code --with-64} adds a 64-rank run and the peak resident memory of its ranks,
+ * and the examples' checkpointed job on 64 ranks (allreduces and a checkpoint) per JDK.
  */
 public final class LaunchBench {
     private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
     private static final long RUN_TIMEOUT_S = 600;
+    /** Steps of the checkpointed job at 64 ranks, a checkpoint every ten: one allreduce per step and one at the end. */
+    private static final int CHECKPOINTED_STEPS = 20;
+    private static final List<String> CHECKPOINTED_ARGS = List.of(String.valueOf(CHECKPOINTED_STEPS), "10");
     /** How much of a failed job's verdict line the table shows. */
     private static final int VERDICT_CHARS = 400;
 
@@ -87,11 +93,66 @@ public final class LaunchBench {
         printTable(sizes, results, floor, mpi);
         printPhases(results);
         if (with64) {
-            for (Map.Entry<String, Map<Integer, Result>> e : results.entrySet()) {
-                Result r = e.getValue().get(64);
-                System.out.printf(Locale.ROOT, "64 ranks on %s: %s; peak resident memory per rank: median %d MiB,"
-                        + " max %d MiB%n", e.getKey(), r.status == 0 ? "completed" : "FAILED (exit " + r.status + ")",
-                        r.medianRssKb / 1024, r.maxRssKb / 1024);
+            printSixtyFour(results, jdks);
+        }
+    }
+
+    /** The 64-rank lines: whether hello completed and the ranks' memory, then the checkpointed job per JDK. */
+    private static void printSixtyFour(Map<String, Map<Integer, Result>> results, Map<String, String> jdks)
+            throws IOException, InterruptedException {
+        for (Map.Entry<String, Map<Integer, Result>> e : results.entrySet()) {
+            Result r = e.getValue().get(64);
+            System.out.printf(Locale.ROOT, "64 ranks on %s: %s; peak resident memory per rank: median %d MiB,"
+                    + " max %d MiB%n", e.getKey(), r.status == 0 ? "completed" : "FAILED (exit " + r.status + ")",
+                    r.medianRssKb / 1024, r.maxRssKb / 1024);
+        }
+        for (Map.Entry<String, String> jdk : jdks.entrySet()) {
+            System.out.printf(Locale.ROOT, "64 ranks, %d allreduces and a checkpoint (examples' checkpointed job,"
+                    + " %s) on %s: %s%n", CHECKPOINTED_STEPS + 1, String.join(" ", CHECKPOINTED_ARGS),
+                    jdk.getKey(), checkpointed(jdk.getValue(), 64));
+        }
+    }
+
+    /**
+     * The examples' checkpointed job on {@code n} local ranks with {@code javaHome}, in a checkpoint directory made
+     * for it and deleted after: "completed in S s", or why not.
+     */
+    private static String checkpointed(String javaHome, int n) throws IOException, InterruptedException {
+        Path jar;
+        try (Stream<Path> jars = Files.list(Path.of("examples", "target"))) {
+            jar = jars.filter(f -> f.getFileName().toString().endsWith("-checkpointed.jar")).findFirst().orElse(null);
+        }
+        if (jar == null) {
+            return "not run: no examples/target/*-checkpointed.jar (build the examples module)";
+        }
+        // Owner-only, as a checkpoint directory must be; deleted with everything the job wrote.
+        Path dir = Files.createTempDirectory("sperli-bench-ckpt-");
+        try {
+            List<String> command = new ArrayList<>(List.of("scripts/sperli", "run", "-n", String.valueOf(n),
+                    "--checkpoint-dir", dir.toString(), jar.toString()));
+            command.addAll(CHECKPOINTED_ARGS);
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().put("JAVA_HOME", javaHome);
+            long start = System.nanoTime();
+            Process p = pb.start();
+            String output = new String(readAll(p.getInputStream()), StandardCharsets.UTF_8);
+            if (!p.waitFor(RUN_TIMEOUT_S, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor();
+                return "FAILED: still running after " + RUN_TIMEOUT_S + " s";
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            boolean checkpointed = output.contains("checkpoint epoch 1 at step");
+            boolean result = output.contains("result ");
+            if (p.exitValue() == 0 && checkpointed && result) {
+                return String.format(Locale.ROOT, "completed in %.1f s", seconds);
+            }
+            return "FAILED (exit " + p.exitValue() + (checkpointed ? "" : ", no checkpoint")
+                    + (result ? "" : ", no result") + "): " + verdict(output);
+        } finally {
+            try (Stream<Path> written = Files.walk(dir)) {
+                for (Path f : written.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
             }
         }
     }
