@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * TCP).</li>
  * </ul>
  *
- * <p>Each cell is the median of R runs (default 3) after one discarded warm-up run per JDK (which also makes the
- * class-data archive the first time). {@code --with-64} adds a 64-rank run and the peak resident memory of its ranks,
+ * <p>Each cell is the median of R runs (default 3) after two discarded warm-up runs per JDK (which also make the
+ * class-data archive and the AOT cache the first time). {@code --with-64} adds a 64-rank run and the peak resident memory of its ranks,
  * and the examples' checkpointed job on 64 ranks (allreduces and a checkpoint) per JDK.
  */
 public final class LaunchBench {
@@ -70,6 +70,8 @@ public final class LaunchBench {
         System.out.println("JDKs: " + jdks + "; mpirun: " + (mpiHello == null ? "not installed (column left out)"
                 : "Open MPI, " + mpiHello.getParent()));
         for (String jdk : jdks.keySet()) {
+            // The first job makes the class-data archive, the second the AOT cache of JDK 25 and later.
+            run(jdks.get(jdk), 2);
             run(jdks.get(jdk), 2);
         }
         Map<String, Map<Integer, Result>> results = new LinkedHashMap<>();

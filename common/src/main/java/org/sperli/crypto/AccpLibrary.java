@@ -46,7 +46,9 @@ public final class AccpLibrary {
     private static final String ENTRY = "com/amazon/corretto/crypto/provider/" + FILE_NAME;
     /**
      * Lets ACCP load its native library without the JDK's four-line warning about a restricted method (JDK 22 and
-     * later print it; JDK 17 accepts the option and needs nothing).
+     * later print it; JDK 17 accepts the option and needs nothing). Every JVM of SPERLI starts with it, whatever its
+     * TLS engine, because a class-data archive or AOT cache is used fully only by JVMs with the module options it was
+     * made with, and JDK 25 says so in three error lines at every start otherwise.
      */
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
@@ -56,12 +58,12 @@ public final class AccpLibrary {
 
     /**
      * The JVM options that make a JVM on this host with this class path load the cached library, preparing the
-     * cache first when needed, and {@link #NATIVE_ACCESS}; only the latter when the cache cannot be used here (never
-     * an exception).
+     * cache first when needed; none when the cache cannot be used here (never an exception). The JVM needs
+     * {@link #NATIVE_ACCESS} as well, which its command line has in any case.
      */
     public static List<String> jvmOptions(Map<String, String> env) {
-        return cachedLibrary(env).map(lib -> List.of(NATIVE_ACCESS, "-Djava.library.path=" + lib.getParent(),
-                "-D" + USE_EXTERNAL_LIB + "=true")).orElse(List.of(NATIVE_ACCESS));
+        return cachedLibrary(env).map(lib -> List.of("-Djava.library.path=" + lib.getParent(),
+                "-D" + USE_EXTERNAL_LIB + "=true")).orElse(List.of());
     }
 
     /** The cached library, prepared now if needed; empty when there is none to be had. */

@@ -122,9 +122,14 @@ final class JobRunner {
             control.finished(supervisor);
         }
         if (local.startedAny()) {
-            ClassDataArchive.ofThisJvm().flatMap(ClassDataArchive::makeIfMissing).ifPresent(console::note);
+            makeStartCaches(result.exitStatus() == ExitCodes.COMPLETED, console);
         }
         return result.exitStatus();
+    }
+
+    /** The class-data archive or AOT cache that a job with local ranks prepared, made now (said in one line). */
+    private static void makeStartCaches(boolean jobCompleted, Console console) {
+        ClassDataArchive.ofThisJvm().flatMap(archive -> archive.makeIfMissing(jobCompleted)).ifPresent(console::note);
     }
 
     /** Keys, certificates and tokens of a new job, with the silence limit its local ranks allow (said if longer). */

@@ -15,7 +15,8 @@ import org.sperli.crypto.AccpLibrary;
  * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
  * <p>Local default: this JVM's {@code java} with this JVM's class path and {@code org.sperli.rankd.Main}, so a local
- * job needs nothing installed; the rank inherits this JVM's temporary directory, starts with {@link RankJvmDefaults},
+ * job needs nothing installed; the rank inherits this JVM's temporary directory, starts with
+ * {@link AccpLibrary#NATIVE_ACCESS} and {@link RankJvmDefaults},
  * and {@value #JAVA_OPTS_VARIABLE} (blank-separated, as for {@code scripts/sperli-rankd}) adds JVM options after
  * them. SSH default: {@code sperli-rankd} on the remote PATH. {@code --rankd CMD} replaces both: split into words for
  * a local process, passed to the remote shell as written for SSH.
@@ -61,6 +62,7 @@ public final class RankCommand {
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        words.add(AccpLibrary.NATIVE_ACCESS);
         words.addAll(RankJvmDefaults.OPTIONS);
         String options = env.getOrDefault(JAVA_OPTS_VARIABLE, "").strip();
         if (!options.isEmpty()) {
@@ -122,7 +124,7 @@ public final class RankCommand {
             argv.addAll(1, nativeCryptoOrNull.jvmOptions());
         }
         if (archiveOrNull != null) {
-            argv.addAll(1, archiveOrNull.rankOptions(rank));
+            argv.addAll(1, archiveOrNull.rankOptions(rank, argv));
         }
         if (denyFileOrNull != null) {
             argv.add("--deny-hosts");
