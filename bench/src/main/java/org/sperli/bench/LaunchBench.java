@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>Each cell is the median of R runs (default 3) after two discarded warm-up runs per JDK (which also make the
- * class-data archive and the AOT cache the first time). {@code --with-64} adds a 64-rank run and the peak resident memory of its ranks,
- * and the examples' checkpointed job on 64 ranks (allreduces and a checkpoint) per JDK.
+ * class-data archive and the AOT cache the first time). {@code --with-64} adds a 64-rank run and the peak resident
+ * memory of its ranks, and the examples' checkpointed job on 64 ranks (allreduces and a checkpoint) per JDK.
  */
 public final class LaunchBench {
     private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
