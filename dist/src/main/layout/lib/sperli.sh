@@ -8,36 +8,75 @@
 SPERLI_RANKD_DEFAULT_OPTS=(-XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000
   -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000)
 
+# sperli_jdk prints the home of the JDK that runs java here (JAVA_HOME, else java on the PATH), or returns 1.
+sperli_jdk() {
+  local java java_path real
+  java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  java_path="$(command -v "$java" 2>/dev/null)" && real="$(readlink -f "$java_path" 2>/dev/null)" || return 1
+  dirname "$(dirname "$real")"
+}
+
+# sperli_cds_base JAR prints the base path of JAR's class-data archives on this JDK: one directory per JDK in
+# ${XDG_CACHE_HOME:-~/.cache}/sperli/cds, only the user's (a JVM executes what it maps), and one name per build of
+# JAR. It prints nothing and returns 1 where there can be none.
+sperli_cds_base() {
+  local jar="$1" jdk cache_root cache
+  jdk="$(sperli_jdk)" || return 1
+  cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/sperli/cds"
+  cache="$cache_root/$(printf '%s' "$jdk" | tr '/' '_')"
+  mkdir -p "$cache" 2>/dev/null && chmod 700 "$cache_root" "$cache" 2>/dev/null || return 1
+  printf '%s\n' "$cache/$(basename "$jar" .jar)-$(stat -c %s-%Y "$jar")"
+}
+
 # sperli_exec JAR [sperli args...] replaces the shell with java running org.sperli.launcher.Main from JAR, the one
 # entry of its class path.
 #
 # A launcher is short-lived and does little computing: one GC thread, small first heap, no C2 warm-up. JAVA_HOME
 # selects the JDK; SPERLI_JAVA_OPTS adds JVM options after these defaults, so they win. The launcher and its local
-# ranks share a class-data archive per JDK and build of JAR in ${XDG_CACHE_HOME:-~/.cache}/sperli/cds, made after
-# the first job with local ranks (org.sperli.launcher.job.ClassDataArchive): until it exists the launcher writes the
-# list of the classes it loaded beside it, and sperli.cds names the archive's base path.
+# ranks share a class-data archive per JDK and build of JAR (sperli_cds_base), made after the first job with local
+# ranks (org.sperli.launcher.job.ClassDataArchive): until it exists the launcher writes the list of the classes it
+# loaded beside it, and sperli.cds names the archive's base path.
 sperli_exec() {
   local jar="$1"
   shift
   local java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
   # --enable-native-access: sperli --version loads the native crypto, which JDK 22 and later warn about otherwise.
   local defaults=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xshare:auto --enable-native-access=ALL-UNNAMED)
-  local cds=() java_path real cache_root cache base
-  java_path="$(command -v "$java" 2>/dev/null || true)"
-  if [ -n "$java_path" ] && real="$(readlink -f "$java_path" 2>/dev/null)"; then
-    cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/sperli/cds"
-    cache="$cache_root/$(dirname "$(dirname "$real")" | tr '/' '_')"
-    if mkdir -p "$cache" 2>/dev/null && chmod 700 "$cache_root" "$cache" 2>/dev/null; then
-      base="$cache/$(basename "$jar" .jar)-$(stat -c %s-%Y "$jar")"
-      if [ -f "$base.jsa" ]; then
-        cds=(-XX:SharedArchiveFile="$base.jsa" -Dsperli.cds="$base")
-      else
-        cds=(-XX:DumpLoadedClassList="$base.launcher.classlist" -Dsperli.cds="$base")
-      fi
+  local cds=() base
+  if base="$(sperli_cds_base "$jar")"; then
+    if [ -f "$base.jsa" ]; then
+      cds=(-XX:SharedArchiveFile="$base.jsa" -Dsperli.cds="$base")
+    else
+      cds=(-XX:DumpLoadedClassList="$base.launcher.classlist" -Dsperli.cds="$base")
     fi
   fi
   # shellcheck disable=SC2086 # SPERLI_JAVA_OPTS is a list of options
   exec "$java" "${defaults[@]}" "${cds[@]}" ${SPERLI_JAVA_OPTS:-} -cp "$jar" org.sperli.launcher.Main "$@"
+}
+
+# sperli_rankd_cds JAR sets SPERLI_RANKD_CDS_OPTS, the class-data archive options of a rank daemon run from JAR on
+# this JDK: the archive of this user's launcher where one ran here; else, from Java 25 on, the ranks' own
+# (BASE.rankd.jsa), or what the first rank to complete a job needs to make that one (org.sperli.rankd.RankArchive). On
+# a host that runs only ranks this saves each rank about a quarter of its start. Not before Java 25: a JDK 17 JVM
+# recording for a dynamic archive (-XX:+RecordDynamicDumpInfo) was seen to loop for good in its exit, one job in
+# five. The JVM's CDS warnings (a stale archive, say) are silenced: they would reach the job's output.
+sperli_rankd_cds() {
+  local base jdk feature quiet=(-Xlog:cds=off -Xlog:cds+dynamic=off)
+  SPERLI_RANKD_CDS_OPTS=()
+  base="$(sperli_cds_base "$1")" || return 0
+  if [ -f "$base.jsa" ]; then
+    SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.jsa" "${quiet[@]}")
+    return 0
+  fi
+  jdk="$(sperli_jdk)" || return 0
+  feature="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null)"
+  if [ "${feature:-0}" -lt 25 ]; then
+    return 0
+  elif [ -f "$base.rankd.jsa" ]; then
+    SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.rankd.jsa" "${quiet[@]}")
+  else
+    SPERLI_RANKD_CDS_OPTS=(-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds="$base.rankd" "${quiet[@]}")
+  fi
 }
 
 # sperli_dist_jar ROOT: the one launcher jar of the distribution unpacked at ROOT, or one line on stderr and exit 2.

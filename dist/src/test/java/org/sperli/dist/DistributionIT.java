@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.dist.BoundedCommand.Result;
+import org.sperli.testing.Jdks;
 
 /**
  * The tarball alone runs jobs: unpacked into a temporary directory, reached through a symbolic link on a PATH that
@@ -106,10 +107,43 @@ class DistributionIT {
     /** bin/sperli-rankd is what a remote host runs; here it runs local ranks as --rankd, from the unpacked tree. */
     @Test
     void rankCommandOfTheTarballRunsRanks() throws Exception {
-        Result run = shell.run("sperli", "run", "--rankd", home.resolve("bin/sperli-rankd").toString(),
-                "-n", "2", helloJar.toString());
+        Result run = shell.with("XDG_CACHE_HOME", dir.resolve("rank-host-cache-17").toString()).run("sperli", "run",
+                "--rankd", home.resolve("bin/sperli-rankd").toString(), "-n", "2", helloJar.toString());
         assertEquals(0, run.exitCode(), run.shown());
         assertTrue(run.out().contains("[rank 1] hello from rank 1 of 2"), run.shown());
+        if (Runtime.version().feature() < 25) {
+            assertEquals(List.of(), archiveFiles(dir.resolve("rank-host-cache-17")), "ranks before Java 25 make none");
+        }
+    }
+
+    /**
+     * On Java 25 bin/sperli-rankd keeps its own class-data archive where no launcher ran (a cache of its own here):
+     * the first completed job leaves it and nothing else of its making; the next job's ranks map it (with
+     * -Xshare:on a JVM that cannot map its archive does not start), and neither job's output shows any of it.
+     */
+    @Test
+    void rankCommandOfTheTarballKeepsItsOwnClassDataArchiveOnJava25() throws Exception {
+        Path jdk = Jdks.atLeast(25).orElse(null);
+        assumeTrue(jdk != null, "skipped: no JDK 25 or later here");
+        Path cache = dir.resolve("rank-host-cache-25");
+        BoundedCommand rankHost = shell.with("XDG_CACHE_HOME", cache.toString()).with("JAVA_HOME", jdk.toString());
+        String[] job = {"sperli", "run", "--rankd", home.resolve("bin/sperli-rankd").toString(), "-n", "2",
+            helloJar.toString()};
+
+        Result first = rankHost.run(job);
+
+        assertEquals(0, first.exitCode(), first.shown());
+        assertEquals(2, first.outLines().size(), first.shown());
+        List<String> made = archiveFiles(cache);
+        assertEquals(1, made.size(), "archive files: " + made);
+        assertTrue(made.get(0).endsWith(".rankd.jsa"), made.get(0));
+
+        Result second = rankHost.with("SPERLI_RANKD_JAVA_OPTS", "-Xshare:on").run(job);
+
+        assertEquals(0, second.exitCode(), second.shown());
+        assertEquals(2, second.outLines().size(), second.shown());
+        assertTrue(second.out().contains("[rank 0] hello from rank 0 of 2"), second.shown());
+        assertEquals(made, archiveFiles(cache));
     }
 
     @Test
@@ -135,6 +169,16 @@ class DistributionIT {
         Result bash = shell.run("bash", "-c", "source \"$1\" && complete -p sperli", "bash", script.toString());
         assertEquals(0, bash.exitCode(), bash.shown());
         assertTrue(bash.out().contains("-F _complete_sperli"), bash.shown());
+    }
+
+    /** The names of the archives, partial archives and locks in {@code cache}. */
+    private static List<String> archiveFiles(Path cache) throws IOException {
+        if (!Files.isDirectory(cache.resolve("sperli/cds"))) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(cache.resolve("sperli/cds"))) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.contains(".jsa")).sorted().toList();
+        }
     }
 
     private static List<Path> archives() throws IOException {

@@ -1,5 +1,8 @@
 package org.sperli.rankd;
 
+import java.time.Instant;
+import org.sperli.jobspec.RankExit;
+
 /**
  * {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] [--tls-engine NAME] JAR
  * [job args...]}: one rank of a SPERLI job (the rank command of protocol section 13.1). The
@@ -17,6 +20,10 @@ public final class Main {
         if (status < 0) {
             // The operator's stop ended the rank and halts the process; exiting here would only wait for it.
             return;
+        }
+        if (status == RankExit.COMPLETED) {
+            // A completed rank prints no last line, so a warning of the archive's cannot hide a verdict.
+            RankArchive.ofThisJvm(System.err::println).ifPresent(a -> a.makeIfMissing(Instant.now()));
         }
         rankd.exit(status);
     }

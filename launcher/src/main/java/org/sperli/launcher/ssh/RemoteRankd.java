@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.StringJoiner;
 import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
@@ -24,7 +26,8 @@ import org.sperli.launcher.report.Console;
  * {@code $JAVA_HOME/bin/java}, else {@code java} on the PATH). So a host needs only a JDK.
  *
  * <p>One remote command finds out everything: whether {@code sperli-rankd} is there, which Java would run and its
- * {@code -version} line, and the SHA-256 of each jar already in the cache ({@code sha256sum}). A Java that is missing
+ * {@code -version} line, the SHA-256 of each jar already in the cache ({@code sha256sum}), and the class-data archives
+ * of earlier jobs ({@link StagedArchive}), which the ranks then map. A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
  * what it found. A cached jar whose hash differs is replaced; where {@code sha256sum} is missing, a cached file of the
  * right size is kept (the name is its hash, written only by rename of a whole copy).
@@ -86,12 +89,15 @@ final class RemoteRankd {
             }
             remoteClasspath.add(jar.remotePath());
         }
+        StagedArchive archive = StagedArchive.of(probe.java(), probe.javaVersionLine(), jars);
         console.detail((copied > 0 ? "staged the rank daemon on " + host + " (" + copied + " of " + jars.size()
                 + " jars)" : "rank daemon already on " + host) + " in ~/" + RankdClasspath.CACHE_DIR + ", run by "
-                + probe.java() + " (" + probe.javaVersionLine() + ")");
+                + probe.java() + " (" + probe.javaVersionLine() + "), "
+                + archive.describe(feature.getAsInt(), probe.archives()));
+        String archiveOptions = archive.options(feature.getAsInt(), probe.archives());
         return CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
-                + String.join(" ", RankJvmDefaults.OPTIONS) + " -cp "
-                + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
+                + String.join(" ", RankJvmDefaults.OPTIONS) + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
+                + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
     }
 
     /**
@@ -123,34 +129,43 @@ final class RemoteRankd {
     /**
      * What the host's login shell finds, in one remote command: {@code sperli-rankd}'s path when it is on the PATH;
      * else the Java command that would run ranks, the first line of its {@code -version} output (an error line when
-     * it is missing), and the SHA-256 of each asked-for file already on the host, by path ({@link #NO_SUM} where the
-     * host has no {@code sha256sum}).
+     * it is missing), the SHA-256 of each asked-for file already on the host, by path ({@link #NO_SUM} where the
+     * host has no {@code sha256sum}), and the paths of the class-data archives it keeps.
      */
-    record Probe(String rankdPath, String java, String javaVersionLine, Map<String, String> sums) {
+    record Probe(String rankdPath, String java, String javaVersionLine, Map<String, String> sums,
+                 Set<String> archives) {
         static Probe run(ClientSession session, String remoteJavaOrNull, List<String> cached) throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
             return parse(RemoteRankd.run(session,
                     "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
-                            + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached) + "true"));
+                            + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
+                            + StagedArchive.probeScript() + "true"));
         }
 
         static Probe parse(String out) {
             String[] lines = out.split("\n");
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(printable(first.substring("rankd ".length())), null, null, Map.of());
+                return new Probe(printable(first.substring("rankd ".length())), null, null, Map.of(), Set.of());
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
             Map<String, String> sums = new HashMap<>();
+            Set<String> archives = new HashSet<>();
             for (int i = 2; i < lines.length; i++) {
-                String[] parts = lines[i].strip().split("\\s+", 2);
+                String line = lines[i].strip();
+                if (line.startsWith(StagedArchive.PROBE_WORD)) {
+                    archives.add(line.substring(StagedArchive.PROBE_WORD.length()));
+                    continue;
+                }
+                String[] parts = line.split("\\s+", 2);
                 if (parts.length == 2) {
                     sums.put(parts[1], parts[0]);
                 }
             }
-            return new Probe(null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums));
+            return new Probe(null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums),
+                    Set.copyOf(archives));
         }
     }
 }

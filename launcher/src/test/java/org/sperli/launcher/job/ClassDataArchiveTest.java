@@ -18,6 +18,7 @@ import java.util.jar.JarOutputStream;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.testing.Jdks;
 import org.sperli.crypto.AccpLibrary;
 
 /**
@@ -149,7 +150,7 @@ class ClassDataArchiveTest {
      */
     @Test
     void aJdk25MakesTheCacheFromTheTrainingRunAndAJvmTakesItQuietly(@TempDir Path dir) throws Exception {
-        Optional<Path> java = jdk25();
+        Optional<Path> java = Jdks.atLeast(25).map(home -> home.resolve("bin").resolve("java"));
         assumeTrue(java.isPresent(), "no JDK 25 or later in /usr/lib/jvm or this JVM: the AOT cache is not tried");
         Path jar = helloJar(dir);
         ClassDataArchive archive = new ClassDataArchive(dir.resolve("sperli-x"), jar, java.get().toString(), 25,
@@ -203,20 +204,5 @@ class ClassDataArchiveTest {
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "ended within 60 s: " + command);
         return new String(out, StandardCharsets.UTF_8);
-    }
-
-    /** This JVM's java when it is 25 or later, else the newest such JDK in /usr/lib/jvm. */
-    private static Optional<Path> jdk25() throws Exception {
-        if (Runtime.version().feature() >= 25) {
-            return Optional.of(Path.of(System.getProperty("java.home"), "bin", "java"));
-        }
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(jvms)) {
-            return Optional.empty();
-        }
-        try (var dirs = Files.list(jvms)) {
-            return dirs.filter(d -> d.getFileName().toString().matches(".*-(2[5-9]|[3-9][0-9])-.*"))
-                    .map(d -> d.resolve("bin").resolve("java")).filter(Files::isExecutable).sorted().findFirst();
-        }
     }
 }

@@ -1,9 +1,14 @@
 package org.sperli.launcher.ssh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What the launcher makes of the one remote command that asks a host for its rank command and its Java. */
@@ -32,6 +37,32 @@ class RemoteRankdTest {
         assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12", ".cache/sperli/lib/cd34.jar", RemoteRankd.NO_SUM),
                 probe.sums());
         assertEquals(Map.of(), RemoteRankd.Probe.parse("rankd /usr/bin/sperli-rankd\n").sums());
+    }
+
+    @Test
+    void theProbeListsTheHostsClassDataArchivesApartFromTheSums() {
+        RemoteRankd.Probe probe = RemoteRankd.Probe.parse("java java\nopenjdk version \"17.0.15\" 2025-04-15\n"
+                + "ab12  .cache/sperli/lib/ab12.jar\ncds .cache/sperli/cds/rankd-00ff.jsa\n");
+        assertEquals(Set.of(".cache/sperli/cds/rankd-00ff.jsa"), probe.archives());
+        assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), probe.sums());
+    }
+
+    @Test
+    void fromJava25RanksMapTheArchiveOfTheirJavaAndJarsOrRecordForItWhenTheHostHasNone() {
+        List<RankdClasspath.Jar> jars = List.of(new RankdClasspath.Jar(Path.of("a.jar"), 1, "ab12"));
+        StagedArchive archive = StagedArchive.of("java", "openjdk version \"17.0.15\" 2025-04-15", jars);
+        String base = archive.path().substring(0, archive.path().length() - ".jsa".length());
+
+        assertTrue(archive.path().matches("\\.cache/sperli/cds/rankd-[0-9a-f]{24}\\.jsa"), archive.path());
+        assertEquals("-XX:SharedArchiveFile=" + archive.path() + " -Xlog:cds=off -Xlog:cds+dynamic=off",
+                archive.options(25, Set.of(archive.path())));
+        assertEquals("-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds=" + base + " -Xlog:cds=off -Xlog:cds+dynamic=off",
+                archive.options(25, Set.of(".cache/sperli/cds/rankd-0000.jsa")));
+        assertEquals("", archive.options(17, Set.of(archive.path())), "no archive before Java 25");
+        assertNotEquals(archive.path(), StagedArchive.of("java", "openjdk version \"21.0.4\" 2024-07-16", jars).path(),
+                "another JDK must not map this archive");
+        assertNotEquals(archive.path(), StagedArchive.of("java", "openjdk version \"17.0.15\" 2025-04-15",
+                List.of(new RankdClasspath.Jar(Path.of("a.jar"), 1, "cd34"))).path(), "nor other jars");
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.sperli.launcher.ssh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sperli.crypto.Sha256;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.testing.Jdks;
 
 /**
  * A host whose PATH has no {@code sperli-rankd} needs only a JDK: the launcher stages the rank daemon's jar into
@@ -67,6 +69,10 @@ class StagedRankdTest {
         Path staged = stagedCopy();
         assertEquals(HexFormat.of().formatHex(Sha256.ofFile(rankdJar)) + ".jar", staged.getFileName().toString());
         FileTime written = Files.getLastModifiedTime(staged);
+        if (Runtime.version().feature() < StagedArchive.FIRST_FEATURE) {
+            assertTrue(first.err().contains("no class-data archive (Java 25 or newer makes one)"), first.err());
+            assertFalse(Files.exists(server.home().resolve(StagedArchive.DIR)), "an archive directory was made");
+        }
 
         LauncherHarness.Run second = run(javaOfThisJvm());
 
@@ -74,6 +80,34 @@ class StagedRankdTest {
         assertTrue(second.err().contains("rank daemon already on localhost"), second.err());
         assertFalse(second.err().contains("staged the rank daemon"), second.err());
         assertEquals(written, Files.getLastModifiedTime(staged), "the second run wrote the jar again");
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void onJava25TheFirstCompletedJobLeavesAClassDataArchiveThatTheNextJobsRanksMap() throws Exception {
+        Path jdk = Jdks.atLeast(StagedArchive.FIRST_FEATURE).orElse(null);
+        assumeTrue(jdk != null, "skipped: no JDK 25 or later here to run the staged ranks");
+        String java = jdk.resolve("bin").resolve("java").toString();
+
+        LauncherHarness.Run first = run(java);
+
+        assertEquals(0, first.exitCode(), first.err());
+        assertTrue(first.err().contains("the first rank to complete a job makes a class-data archive"), first.err());
+        Path archive = onlyArchive();
+
+        LauncherHarness.Run second = run(java);
+
+        assertEquals(0, second.exitCode(), second.err());
+        assertTrue(second.err().contains("with the class-data archive ~/" + StagedArchive.DIR + "/"
+                + archive.getFileName()), second.err());
+        for (LauncherHarness.Run run : List.of(first, second)) {
+            // The ring job's lines, and nothing of the archive's making or use.
+            List<String> lines = run.out().lines().toList();
+            assertEquals(3, lines.size(), run.out());
+            assertTrue(lines.stream().allMatch(l -> l.matches("\\[rank ([01])] rank=\\1 size=2 incarnation=1 pid=\\d+")
+                    || l.equals("[rank 0] sum=1 incarnation=1")), run.out());
+        }
+        assertEquals(List.of(archive), List.of(onlyArchive()));
         LauncherHarness.assertNoProcessLeft();
     }
 
@@ -152,6 +186,17 @@ class StagedRankdTest {
             List<Path> files = new java.util.ArrayList<>();
             lib.forEach(files::add);
             assertEquals(1, files.size(), "files in the host's cache: " + files);
+            return files.get(0);
+        }
+    }
+
+    /** The one class-data archive the host's ranks made, with no partial file or lock beside it. */
+    private Path onlyArchive() throws IOException {
+        try (DirectoryStream<Path> cds = Files.newDirectoryStream(server.home().resolve(StagedArchive.DIR))) {
+            List<Path> files = new java.util.ArrayList<>();
+            cds.forEach(files::add);
+            assertEquals(1, files.size(), "files in the host's archive directory: " + files);
+            assertTrue(files.get(0).getFileName().toString().matches("rankd-[0-9a-f]{24}\\.jsa"), files.toString());
             return files.get(0);
         }
     }
