@@ -59,10 +59,15 @@ sperli_exec() {
 # (BASE.rankd.jsa), or what the first rank to complete a job needs to make that one (org.sperli.rankd.RankArchive). On
 # a host that runs only ranks this saves each rank about a quarter of its start. Not before Java 25: a JDK 17 JVM
 # recording for a dynamic archive (-XX:+RecordDynamicDumpInfo) was seen to loop for good in its exit, one job in
-# five. The JVM's CDS warnings (a stale archive, say) are silenced: they would reach the job's output.
+# five. Nor where the JDK has no default CDS archive, which a recording JVM cannot start without, or where
+# SPERLI_RANKD_JAVA_OPTS sets CDS or AOT options of its own. The JVM's CDS warnings (a stale archive, say) are
+# silenced: they would reach the job's output.
 sperli_rankd_cds() {
   local base jdk feature quiet=(-Xlog:cds=off -Xlog:cds+dynamic=off)
   SPERLI_RANKD_CDS_OPTS=()
+  case " ${SPERLI_RANKD_JAVA_OPTS:-} " in
+    *-Xshare:* | *SharedArchiveFile* | *-XX:AOT* | *ArchiveClassesAtExit* | *DynamicDumpInfo*) return 0 ;;
+  esac
   base="$(sperli_cds_base "$1")" || return 0
   if [ -f "$base.jsa" ]; then
     SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.jsa" "${quiet[@]}")
@@ -70,7 +75,8 @@ sperli_rankd_cds() {
   fi
   jdk="$(sperli_jdk)" || return 0
   feature="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null)"
-  if [ "${feature:-0}" -lt 25 ]; then
+  if [ "${feature:-0}" -lt 25 ] || [ ! -f "$jdk/lib/server/classes.jsa" ] \
+    || [ ! -f "$jdk/lib/server/classes_nocoops.jsa" ]; then
     return 0
   elif [ -f "$base.rankd.jsa" ]; then
     SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.rankd.jsa" "${quiet[@]}")

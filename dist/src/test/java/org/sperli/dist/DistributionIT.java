@@ -119,7 +119,8 @@ class DistributionIT {
     /**
      * On Java 25 bin/sperli-rankd keeps its own class-data archive where no launcher ran (a cache of its own here):
      * the first completed job leaves it and nothing else of its making; the next job's ranks map it (with
-     * -Xshare:on a JVM that cannot map its archive does not start), and neither job's output shows any of it.
+     * -Xshare:on a JVM that cannot map its archive does not start), and neither job's output shows any of it. With
+     * the operator's own -Xshare option the ranks record nothing.
      */
     @Test
     void rankCommandOfTheTarballKeepsItsOwnClassDataArchiveOnJava25() throws Exception {
@@ -144,6 +145,13 @@ class DistributionIT {
         assertEquals(2, second.outLines().size(), second.shown());
         assertTrue(second.out().contains("[rank 0] hello from rank 0 of 2"), second.shown());
         assertEquals(made, archiveFiles(cache));
+
+        // An operator's own CDS option wins: a JVM recording for a dynamic archive would not start with -Xshare:off.
+        Path other = dir.resolve("rank-host-cache-25-off");
+        Result off = rankHost.with("XDG_CACHE_HOME", other.toString()).with("SPERLI_RANKD_JAVA_OPTS", "-Xshare:off")
+                .run(job);
+        assertEquals(0, off.exitCode(), off.shown());
+        assertEquals(List.of(), archiveFiles(other));
     }
 
     @Test

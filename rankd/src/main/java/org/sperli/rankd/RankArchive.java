@@ -91,7 +91,9 @@ final class RankArchive {
                 Files.deleteIfExists(lock());
             }
         } catch (IOException | JMException | RuntimeException e) {
-            warn.accept("warning: no class-data archive for faster rank starts at " + archive() + ": " + e);
+            // One line: the JDK's own message (a diagnostic command's output) may span several.
+            warn.accept("warning: no class-data archive for faster rank starts at " + archive() + ": "
+                    + String.valueOf(e).replaceAll("\\s+", " ").strip());
             return false;
         }
     }

@@ -1,6 +1,7 @@
 package org.sperli.launcher.ssh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,8 +43,10 @@ class RemoteRankdTest {
     @Test
     void theProbeListsTheHostsClassDataArchivesApartFromTheSums() {
         RemoteRankd.Probe probe = RemoteRankd.Probe.parse("java java\nopenjdk version \"17.0.15\" 2025-04-15\n"
-                + "ab12  .cache/sperli/lib/ab12.jar\ncds .cache/sperli/cds/rankd-00ff.jsa\n");
+                + "ab12  .cache/sperli/lib/ab12.jar\ncds-jdk\ncds .cache/sperli/cds/rankd-00ff.jsa\n");
         assertEquals(Set.of(".cache/sperli/cds/rankd-00ff.jsa"), probe.archives());
+        assertTrue(probe.jdkArchives());
+        assertFalse(RemoteRankd.Probe.parse("java java\nopenjdk version \"25\" 2025-09-16\n").jdkArchives());
         assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), probe.sums());
     }
 
@@ -55,10 +58,12 @@ class RemoteRankdTest {
 
         assertTrue(archive.path().matches("\\.cache/sperli/cds/rankd-[0-9a-f]{24}\\.jsa"), archive.path());
         assertEquals("-XX:SharedArchiveFile=" + archive.path() + " -Xlog:cds=off -Xlog:cds+dynamic=off",
-                archive.options(25, Set.of(archive.path())));
+                archive.options(25, true, Set.of(archive.path())));
         assertEquals("-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds=" + base + " -Xlog:cds=off -Xlog:cds+dynamic=off",
-                archive.options(25, Set.of(".cache/sperli/cds/rankd-0000.jsa")));
-        assertEquals("", archive.options(17, Set.of(archive.path())), "no archive before Java 25");
+                archive.options(25, true, Set.of(".cache/sperli/cds/rankd-0000.jsa")));
+        assertEquals("", archive.options(17, true, Set.of(archive.path())), "no archive before Java 25");
+        assertEquals("", archive.options(25, false, Set.of()),
+                "a JVM recording for a dynamic archive does not start without the JDK's own");
         assertNotEquals(archive.path(), StagedArchive.of("java", "openjdk version \"21.0.4\" 2024-07-16", jars).path(),
                 "another JDK must not map this archive");
         assertNotEquals(archive.path(), StagedArchive.of("java", "openjdk version \"17.0.15\" 2025-04-15",
