@@ -55,33 +55,33 @@ sperli_exec() {
 }
 
 # sperli_rankd_cds JAR sets SPERLI_RANKD_CDS_OPTS, the class-data archive options of a rank daemon run from JAR on
-# this JDK: the archive of this user's launcher where one ran here; else, from Java 25 on, the ranks' own
-# (BASE.rankd.jsa), or what the first rank to complete a job needs to make that one (org.sperli.rankd.RankArchive). On
-# a host that runs only ranks this saves each rank about a quarter of its start. Not before Java 25: a JDK 17 JVM
-# recording for a dynamic archive (-XX:+RecordDynamicDumpInfo) was seen to loop for good in its exit, one job in
-# five. Nor where the JDK has no default CDS archive, which a recording JVM cannot start without, or where
-# SPERLI_RANKD_JAVA_OPTS sets CDS or AOT options of its own. The JVM's CDS warnings (a stale archive, say) are
-# silenced: they would reach the job's output.
+# this JDK: the archive of this user's launcher where one ran here, else the ranks' own (BASE.rankd.jsa), else what
+# the first rank to complete a job needs to make that one (org.sperli.rankd.RankArchive): before Java 25 the JVM's
+# class list, named after its pid (this shell's, which exec keeps), from which a child JVM makes a static archive;
+# from Java 25 on a record for a dynamic one, which needs the JDK's default CDS archives. On a host that runs only
+# ranks this saves each rank about a quarter of its start. Nothing where SPERLI_RANKD_JAVA_OPTS sets CDS or AOT
+# options of its own. The JVM's CDS warnings (a stale archive, say) are silenced: they would reach the job's output.
 sperli_rankd_cds() {
   local base jdk feature quiet=(-Xlog:cds=off -Xlog:cds+dynamic=off)
   SPERLI_RANKD_CDS_OPTS=()
   case " ${SPERLI_RANKD_JAVA_OPTS:-} " in
-    *-Xshare:* | *SharedArchiveFile* | *-XX:AOT* | *ArchiveClassesAtExit* | *DynamicDumpInfo*) return 0 ;;
+    *-Xshare:* | *SharedArchiveFile* | *-XX:AOT* | *ArchiveClassesAtExit* | *DynamicDumpInfo* | *ClassList*)
+      return 0 ;;
   esac
   base="$(sperli_cds_base "$1")" || return 0
   if [ -f "$base.jsa" ]; then
     SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.jsa" "${quiet[@]}")
-    return 0
-  fi
-  jdk="$(sperli_jdk)" || return 0
-  feature="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null)"
-  if [ "${feature:-0}" -lt 25 ] || [ ! -f "$jdk/lib/server/classes.jsa" ] \
-    || [ ! -f "$jdk/lib/server/classes_nocoops.jsa" ]; then
-    return 0
   elif [ -f "$base.rankd.jsa" ]; then
     SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.rankd.jsa" "${quiet[@]}")
   else
-    SPERLI_RANKD_CDS_OPTS=(-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds="$base.rankd" "${quiet[@]}")
+    jdk="$(sperli_jdk)" || return 0
+    feature="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null)"
+    if [ "${feature:-0}" -lt 25 ]; then
+      SPERLI_RANKD_CDS_OPTS=(-XX:DumpLoadedClassList="$base.rankd.rank-$$.classlist" -Dsperli.rankd.cds="$base.rankd"
+        "${quiet[@]}")
+    elif [ -f "$jdk/lib/server/classes.jsa" ] && [ -f "$jdk/lib/server/classes_nocoops.jsa" ]; then
+      SPERLI_RANKD_CDS_OPTS=(-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds="$base.rankd" "${quiet[@]}")
+    fi
   fi
 }
 

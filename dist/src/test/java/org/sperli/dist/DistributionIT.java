@@ -104,29 +104,31 @@ class DistributionIT {
         assertFalse(demo.err().contains("class-data archive"), demo.shown());
     }
 
-    /** bin/sperli-rankd is what a remote host runs; here it runs local ranks as --rankd, from the unpacked tree. */
+    /**
+     * bin/sperli-rankd is what a remote host runs; here it runs local ranks as --rankd, from the unpacked tree, with a
+     * cache of its own as on a host where no launcher ran (see {@link #rankHostKeepsItsOwnArchive}).
+     */
     @Test
-    void rankCommandOfTheTarballRunsRanks() throws Exception {
-        Result run = shell.with("XDG_CACHE_HOME", dir.resolve("rank-host-cache-17").toString()).run("sperli", "run",
-                "--rankd", home.resolve("bin/sperli-rankd").toString(), "-n", "2", helloJar.toString());
-        assertEquals(0, run.exitCode(), run.shown());
-        assertTrue(run.out().contains("[rank 1] hello from rank 1 of 2"), run.shown());
-        if (Runtime.version().feature() < 25) {
-            assertEquals(List.of(), archiveFiles(dir.resolve("rank-host-cache-17")), "ranks before Java 25 make none");
-        }
+    void rankCommandOfTheTarballRunsRanksAndKeepsItsOwnClassDataArchive() throws Exception {
+        rankHostKeepsItsOwnArchive(Path.of(System.getProperty("java.home")), "rank-host-cache");
     }
 
-    /**
-     * On Java 25 bin/sperli-rankd keeps its own class-data archive where no launcher ran (a cache of its own here):
-     * the first completed job leaves it and nothing else of its making; the next job's ranks map it (with
-     * -Xshare:on a JVM that cannot map its archive does not start), and neither job's output shows any of it. With
-     * the operator's own -Xshare option the ranks record nothing.
-     */
     @Test
     void rankCommandOfTheTarballKeepsItsOwnClassDataArchiveOnJava25() throws Exception {
         Path jdk = Jdks.atLeast(25).orElse(null);
         assumeTrue(jdk != null, "skipped: no JDK 25 or later here");
-        Path cache = dir.resolve("rank-host-cache-25");
+        assumeTrue(Runtime.version().feature() < 25, "skipped: this JVM is Java 25, which the test above ran");
+        rankHostKeepsItsOwnArchive(jdk, "rank-host-cache-25");
+    }
+
+    /**
+     * With {@code jdk}: the first completed job leaves the ranks' own class-data archive and nothing else of its
+     * making (a static one from a class list before Java 25, a dynamic one after); the next job's ranks map it (with
+     * -Xshare:on a JVM that cannot map its archive does not start), and neither job's output shows any of it. With
+     * the operator's own -Xshare option the ranks record nothing.
+     */
+    private static void rankHostKeepsItsOwnArchive(Path jdk, String cacheName) throws Exception {
+        Path cache = dir.resolve(cacheName);
         BoundedCommand rankHost = shell.with("XDG_CACHE_HOME", cache.toString()).with("JAVA_HOME", jdk.toString());
         String[] job = {"sperli", "run", "--rankd", home.resolve("bin/sperli-rankd").toString(), "-n", "2",
             helloJar.toString()};
@@ -147,7 +149,7 @@ class DistributionIT {
         assertEquals(made, archiveFiles(cache));
 
         // An operator's own CDS option wins: a JVM recording for a dynamic archive would not start with -Xshare:off.
-        Path other = dir.resolve("rank-host-cache-25-off");
+        Path other = dir.resolve(cacheName + "-off");
         Result off = rankHost.with("XDG_CACHE_HOME", other.toString()).with("SPERLI_RANKD_JAVA_OPTS", "-Xshare:off")
                 .run(job);
         assertEquals(0, off.exitCode(), off.shown());
@@ -179,13 +181,14 @@ class DistributionIT {
         assertTrue(bash.out().contains("-F _complete_sperli"), bash.shown());
     }
 
-    /** The names of the archives, partial archives and locks in {@code cache}. */
+    /** The names of the archives, partial archives, locks and rank class lists in {@code cache}. */
     private static List<String> archiveFiles(Path cache) throws IOException {
         if (!Files.isDirectory(cache.resolve("sperli/cds"))) {
             return List.of();
         }
         try (Stream<Path> files = Files.walk(cache.resolve("sperli/cds"))) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.contains(".jsa")).sorted().toList();
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.contains(".jsa") || n.contains(".rankd.rank-")).sorted()
+                    .toList();
         }
     }
 

@@ -31,7 +31,7 @@ class ArchitectureTest {
             List.of("org.sperli"),
             List.of("org.sperli.collective"),
             List.of("org.sperli.array"),
-            List.of("org.sperli.protocol", "org.sperli.crypto"),
+            List.of("org.sperli.protocol", "org.sperli.crypto", "org.sperli.jvm"),
             List.of("org.sperli.jobspec", "org.sperli.checkpoint"),
             List.of("org.sperli.protocol.payload", "org.sperli.checkpoint.inspect", "org.sperli.identity"),
             List.of("org.sperli.protocol.frame"),

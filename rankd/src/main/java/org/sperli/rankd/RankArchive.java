@@ -1,5 +1,6 @@
 package org.sperli.rankd;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -15,9 +16,12 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import javax.management.JMException;
 import javax.management.ObjectName;
 
@@ -25,30 +29,42 @@ import javax.management.ObjectName;
  * The class-data archive of a rank host that runs no launcher: an SSH host whose ranks are its own
  * {@code sperli-rankd} or the launcher's staged jars. A local rank maps the archive its launcher made; such a host has
  * none, and without one a rank spends about a quarter of its start on reading, verifying and defining classes (hello
- * on 4 local ranks of JDK 25 with this archive: 0.75 of the wall time without it, medians of paired runs).
+ * on 4 local ranks with such an archive: 0.79 of the wall time without it on JDK 17, 0.75 on JDK 25, medians of
+ * paired runs).
  *
- * <p>On Java 25 and later the rank command names the archive's base path in {@value #PROPERTY} when {@code BASE.jsa}
- * is missing, and starts the JVM with {@code -XX:+RecordDynamicDumpInfo}; with the archive it passes
- * {@code -XX:SharedArchiveFile=BASE.jsa} instead. (A JDK 17 JVM recording this way was seen to loop for good in its
- * exit, so older Javas get neither.) After a job that completed, the first such rank of the host to end
- * takes {@code BASE.jsa.lock} and has its JVM write a dynamic archive of the classes it loaded (the JDK's
- * {@code VM.cds dynamic_dump}, about 0.3 to 0.5 s, once) to {@code BASE.jsa.partial-PID}, which it renames into
- * place: a later JVM never maps a file still being written, and a rank killed meanwhile leaves only a partial name
- * and a lock, which is taken over after {@link #STALE_LOCK}. The archive holds class data only, never a value of the
- * job, and lives in an owner-only directory ({@code ~/.cache/sperli/cds}), since a JVM executes what it maps.
+ * <p>While {@code BASE.jsa} is missing the rank command names the archive's base path in {@value #PROPERTY} and has
+ * the JVM record: on Java 25 and later with {@code -XX:+RecordDynamicDumpInfo}, so that this JVM can write a dynamic
+ * archive itself ({@code VM.cds dynamic_dump}, 0.3 to 0.5 s); before Java 25 with
+ * {@code -XX:DumpLoadedClassList=BASE.rank-PID.classlist}, from which a child JVM makes a static archive
+ * ({@link ClassListDump}, a few seconds). (A JDK 17 JVM recording for a dynamic archive was seen to loop for good in
+ * its exit, one job in five.) With the archive the command passes {@code -XX:SharedArchiveFile=BASE.jsa} instead.
+ * After a job that completed, the first rank of the host to end takes {@code BASE.jsa.lock}, has the archive written
+ * to {@code BASE.jsa.partial-PID} and renames it into place: a later JVM never maps a file still being written, and a
+ * rank killed meanwhile leaves only a partial name and a lock, which is taken over after {@link #STALE_LOCK}. Every
+ * rank removes its class list at its end, and lists of ranks no longer running. The archive holds class data only,
+ * never a value of the job, and lives in an owner-only directory ({@code ~/.cache/sperli/cds}), since a JVM executes
+ * what it maps.
  */
 final class RankArchive {
     /** The system property with the archive's base path, set by the rank command. */
     static final String PROPERTY = "sperli.rankd.cds";
+    /** Other archives of the same kind (see {@link #removeOlderOfItsKind}) kept beside a new one. */
+    static final int KEPT_OF_A_KIND = 3;
     /** A lock this old belongs to a rank that died while dumping. */
     static final Duration STALE_LOCK = Duration.ofMinutes(10);
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private final Path base;
+    private final Path classListOrNull;
     private final Consumer<String> warn;
 
-    RankArchive(Path base, Consumer<String> warn) {
+    /**
+     * The archive at {@code base}; with {@code classListOrNull}, the list this JVM writes, a static archive made from
+     * it, else a dynamic one.
+     */
+    RankArchive(Path base, Path classListOrNull, Consumer<String> warn) {
         this.base = base;
+        this.classListOrNull = classListOrNull;
         this.warn = warn;
     }
 
@@ -58,7 +74,10 @@ final class RankArchive {
         if (base == null || base.isBlank()) {
             return Optional.empty();
         }
-        return Optional.of(new RankArchive(Path.of(base).toAbsolutePath(), warn));
+        String list = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .getVMOption("DumpLoadedClassList").getValue();
+        return Optional.of(new RankArchive(Path.of(base).toAbsolutePath(),
+                list.isEmpty() ? null : Path.of(list).toAbsolutePath(), warn));
     }
 
     Path archive() {
@@ -74,20 +93,33 @@ final class RankArchive {
      * failure costs only the speed-up and is one warning line. Returns whether this call made it.
      */
     boolean makeIfMissing(Instant now) {
-        if (Files.exists(archive(), LinkOption.NOFOLLOW_LINKS)) {
-            return false;
+        try {
+            return !Files.exists(archive(), LinkOption.NOFOLLOW_LINKS) && make(now);
+        } finally {
+            removeClassLists();
         }
-        Path partial = sibling(".jsa.partial-" + ProcessHandle.current().pid());
+    }
+
+    private boolean make(Instant now) {
+        long pid = ProcessHandle.current().pid();
+        Path partial = sibling(".jsa.partial-" + pid);
+        Path filtered = sibling(".classlist.partial-" + pid);
         try {
             if (!ownerOnlyDirectory() || !takeLock(now)) {
                 return false;
             }
             try {
-                dumpSilently(partial);
+                if (classListOrNull != null) {
+                    ClassListDump.run(classListOrNull, filtered, partial);
+                } else {
+                    dumpSilently(partial);
+                }
                 moveIntoPlace(partial);
+                removeOlderOfItsKind();
                 return true;
             } finally {
                 Files.deleteIfExists(partial);
+                Files.deleteIfExists(filtered);
                 Files.deleteIfExists(lock());
             }
         } catch (IOException | JMException | RuntimeException e) {
@@ -166,6 +198,61 @@ final class RankArchive {
         } catch (AtomicMoveNotSupportedException e) {
             throw new IOException("cannot rename " + partial + " atomically: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Removes this JVM's class list, and those of ranks that ended without removing theirs (named
+     * {@code BASE.rank-PID.classlist} by the rank command, PID no longer running); never throws.
+     */
+    private void removeClassLists() {
+        String prefix = base.getFileName() + ".rank-";
+        try (Stream<Path> files = Files.list(base.getParent())) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (f.equals(classListOrNull) || name.startsWith(prefix) && name.endsWith(".classlist")
+                        && !running(name.substring(prefix.length(), name.length() - ".classlist".length()))) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Only space is lost: a list is about 200 KB.
+        }
+    }
+
+    /**
+     * Keeps the {@value #KEPT_OF_A_KIND} newest other archives of this kind in the directory and removes the rest: an
+     * archive is 20 to 30 MB, and every new build of the jars (or Java) on a host that no launcher cleans makes one.
+     * Of a kind are names equal but for their runs of six or more hex digits (a digest, a size, a time stamp).
+     */
+    private void removeOlderOfItsKind() {
+        String kind = kindOf(archive().getFileName().toString());
+        try (Stream<Path> files = Files.list(base.getParent())) {
+            List<Path> others = files.filter(f -> !f.equals(archive()))
+                    .filter(f -> kindOf(f.getFileName().toString()).equals(kind))
+                    .sorted(Comparator.comparing(RankArchive::modified).reversed()).toList();
+            for (Path old : others.subList(Math.min(KEPT_OF_A_KIND, others.size()), others.size())) {
+                Files.deleteIfExists(old);
+            }
+        } catch (IOException | RuntimeException e) {
+            // Only space is lost.
+        }
+    }
+
+    static String kindOf(String name) {
+        return name.endsWith(".jsa") ? name.replaceAll("[0-9a-f]{6,}", "#") : "";
+    }
+
+    private static FileTime modified(Path f) {
+        try {
+            return Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+
+    private static boolean running(String pid) {
+        return !pid.isEmpty() && pid.chars().allMatch(Character::isDigit) && pid.length() < 19
+                && ProcessHandle.of(Long.parseLong(pid)).isPresent();
     }
 
     private Path sibling(String suffix) {

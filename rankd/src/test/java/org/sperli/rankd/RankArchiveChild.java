@@ -3,8 +3,8 @@ package org.sperli.rankd;
 import java.time.Instant;
 
 /**
- * The JVM of {@link RankArchiveTest}: with a base path, a rank at its end ({@code made=true} when it wrote the
- * archive); without, a JVM that only says it started.
+ * The JVM of {@link RankArchiveTest}: with an argument, a rank at its end, its archive's base path in the system
+ * property ({@code made=true} when it wrote the archive); without, a JVM that only says it started.
  */
 public final class RankArchiveChild {
     private RankArchiveChild() {
@@ -15,8 +15,7 @@ public final class RankArchiveChild {
             System.out.println("mapped");
             return;
         }
-        boolean made = new RankArchive(java.nio.file.Path.of(args[0]), System.err::println)
-                .makeIfMissing(Instant.now());
+        boolean made = RankArchive.ofThisJvm(System.err::println).orElseThrow().makeIfMissing(Instant.now());
         System.out.println("made=" + made);
     }
 }

@@ -36,21 +36,51 @@ class RankArchiveTest {
     Path dir;
 
     @Test
-    void theFirstRankToEndWritesTheArchiveWholeAndSilentlyAndTheNextJvmMapsIt() throws Exception {
-        Path base = Files.createDirectory(dir.resolve("cds"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))).resolve("rankd");
+    void onJava25TheFirstRankToEndWritesADynamicArchiveWholeAndSilentlyAndTheNextJvmMapsIt() throws Exception {
+        Path jdk = jdk25();
+        Path base = ownerOnly().resolve("rankd");
 
-        Child made = child("-XX:+RecordDynamicDumpInfo", RankArchiveChild.class.getName(), base.toString());
+        Child made = child(jdk, "-XX:+RecordDynamicDumpInfo", "-D" + RankArchive.PROPERTY + "=" + base,
+                RankArchiveChild.class.getName(), "rank");
 
         assertEquals(0, made.status, made.err);
         assertEquals("made=true\n", made.out, "the dump must not reach the job's output");
         assertEquals("", made.err);
         assertEquals(List.of("rankd.jsa"), names(base.getParent()), "no partial file or lock is left");
+        assertMapped(jdk, base);
+    }
 
-        // -Xshare:on makes a JVM that cannot map the archive fail to start.
-        Child mapped = child("-Xshare:on", "-XX:SharedArchiveFile=" + base + ".jsa", RankArchiveChild.class.getName());
-        assertEquals(0, mapped.status, mapped.err);
-        assertEquals("mapped\n", mapped.out);
+    @Test
+    void beforeJava25TheRankMakesAStaticArchiveFromItsClassListAndRemovesTheLists() throws Exception {
+        assumeTrue(Runtime.version().feature() < 25, "skipped: this JVM is Java 25 or later");
+        Path jdk = Path.of(System.getProperty("java.home"));
+        Path base = ownerOnly().resolve("rankd-abcdef");
+        Path orphan = Files.writeString(Path.of(base + ".rank-999999999.classlist"), "java/lang/Object\n");
+        Path living = Files.writeString(Path.of(base + ".rank-" + ProcessHandle.current().pid() + ".classlist"), "");
+        // Archives of earlier builds, newest first, of the base's kind: alike but for a run of hex digits.
+        List<Path> older = new ArrayList<>();
+        for (int i = 0; i <= RankArchive.KEPT_OF_A_KIND; i++) {
+            Path other = Files.writeString(base.resolveSibling("rankd-12345" + i + ".jsa"), "old");
+            Files.setLastModifiedTime(other, FileTime.from(Instant.now().minus(Duration.ofDays(i + 1))));
+            older.add(other);
+        }
+
+        Child made = child(jdk, "-XX:DumpLoadedClassList=" + base + ".rank-1.classlist",
+                "-D" + RankArchive.PROPERTY + "=" + base, RankArchiveChild.class.getName(), "rank");
+
+        assertEquals("made=true\n", made.out, made.err);
+        assertEquals("", made.err);
+        assertFalse(Files.exists(orphan), "the list of a rank no longer running is removed");
+        for (int i = 0; i < RankArchive.KEPT_OF_A_KIND; i++) {
+            assertTrue(Files.exists(older.get(i)), "one of the newest others is kept: " + older.get(i));
+        }
+        assertFalse(Files.exists(older.get(RankArchive.KEPT_OF_A_KIND)), "the oldest other one is removed");
+        for (Path other : older) {
+            Files.deleteIfExists(other);
+        }
+        assertTrue(Files.exists(living), "the list of a running rank is kept");
+        assertEquals(List.of("rankd-abcdef.jsa", living.getFileName().toString()), names(base.getParent()));
+        assertMapped(jdk, base);
     }
 
     @Test
@@ -59,7 +89,7 @@ class RankArchiveTest {
         Files.writeString(Path.of(base + ".jsa"), "made earlier");
         List<String> warnings = new ArrayList<>();
 
-        assertFalse(new RankArchive(base, warnings::add).makeIfMissing(NOW));
+        assertFalse(new RankArchive(base, null, warnings::add).makeIfMissing(NOW));
 
         assertEquals("made earlier", Files.readString(Path.of(base + ".jsa")));
         assertEquals(List.of(), warnings);
@@ -68,7 +98,7 @@ class RankArchiveTest {
     @Test
     void aFreshLockMeansAnotherRankIsMakingIt() throws Exception {
         Path base = ownerOnly().resolve("rankd");
-        RankArchive archive = new RankArchive(base, line -> { });
+        RankArchive archive = new RankArchive(base, null, line -> { });
         Files.createFile(archive.lock());
         Files.setLastModifiedTime(archive.lock(), FileTime.from(NOW.minus(Duration.ofMinutes(9))));
 
@@ -83,7 +113,8 @@ class RankArchiveTest {
         Path lock = Files.createFile(Path.of(base + ".jsa.lock"));
         Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minus(RankArchive.STALE_LOCK).minusSeconds(60)));
 
-        Child made = child("-XX:+RecordDynamicDumpInfo", RankArchiveChild.class.getName(), base.toString());
+        Child made = child(jdk25(), "-XX:+RecordDynamicDumpInfo", "-D" + RankArchive.PROPERTY + "=" + base,
+                RankArchiveChild.class.getName(), "rank");
 
         assertEquals("made=true\n", made.out, made.err);
         assertEquals(List.of("rankd.jsa"), names(base.getParent()));
@@ -95,7 +126,7 @@ class RankArchiveTest {
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
         List<String> warnings = new ArrayList<>();
 
-        assertFalse(new RankArchive(shared.resolve("rankd"), warnings::add).makeIfMissing(NOW));
+        assertFalse(new RankArchive(shared.resolve("rankd"), null, warnings::add).makeIfMissing(NOW));
 
         assertEquals(List.of(), names(shared));
         assertEquals(List.of("warning: no class-data archive in " + shared
@@ -108,7 +139,7 @@ class RankArchiveTest {
         Path cds = dir.resolve("cache").resolve("cds");
         List<String> warnings = new ArrayList<>();
 
-        assertFalse(new RankArchive(cds.resolve("rankd"), warnings::add).makeIfMissing(NOW));
+        assertFalse(new RankArchive(cds.resolve("rankd"), null, warnings::add).makeIfMissing(NOW));
 
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds)));
         assertEquals(List.of(), names(cds));
@@ -130,7 +161,8 @@ class RankArchiveTest {
             return jar;
         }
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            for (Class<?> c : List.of(RankArchive.class, RankArchiveChild.class)) {
+            for (Class<?> c : List.of(RankArchive.class, RankArchiveChild.class, ClassListDump.class,
+                    org.sperli.jvm.ClassLists.class)) {
                 String entry = c.getName().replace('.', '/') + ".class";
                 out.putNextEntry(new JarEntry(entry));
                 try (InputStream in = c.getClassLoader().getResourceAsStream(entry)) {
@@ -151,14 +183,27 @@ class RankArchiveTest {
     private record Child(int status, String out, String err) {
     }
 
+    /** A JDK 25 or later, or the test is skipped. */
+    private static Path jdk25() {
+        Path jdk = Jdks.atLeast(25).orElse(null);
+        assumeTrue(jdk != null, "skipped: no JDK 25 or later here, which dynamic archives need");
+        return jdk;
+    }
+
+    /** -Xshare:on makes a JVM that cannot map the archive fail to start. */
+    private void assertMapped(Path jdk, Path base) throws IOException, InterruptedException {
+        Child mapped = child(jdk, "-Xshare:on", "-XX:SharedArchiveFile=" + base + ".jsa",
+                RankArchiveChild.class.getName());
+        assertEquals(0, mapped.status, mapped.err);
+        assertEquals("mapped\n", mapped.out);
+    }
+
     /**
-     * A JDK 25 JVM with {@code args} (JVM options, then the main class and its arguments) and the CDS logging off, as
-     * a rank command starts it, on a class path of one jar: a JVM recording for a dynamic archive refuses to start with a
+     * A JVM of {@code jdk} with {@code args} (JVM options, then the main class and its arguments) and the CDS logging
+     * off, as a rank command starts it, on a class path of one jar: a JVM recording for a dynamic archive refuses to start with a
      * directory of classes on its class path, and the ranks' class paths are jars.
      */
-    private Child child(String... args) throws IOException, InterruptedException {
-        Path jdk = Jdks.atLeast(25).orElse(null);
-        assumeTrue(jdk != null, "skipped: no JDK 25 or later here, and ranks make archives only from Java 25 on");
+    private Child child(Path jdk, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString(),
                 "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-cp", childJar().toString()));
         command.addAll(List.of(args));

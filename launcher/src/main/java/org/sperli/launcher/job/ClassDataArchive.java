@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.sperli.crypto.AccpLibrary;
+import org.sperli.jvm.ClassLists;
 
 /**
  * The class-data-sharing archive (AppCDS) of the launcher's jar on this JDK, shared by the launcher and its local
@@ -182,7 +183,7 @@ public final class ClassDataArchive {
             for (Path list : List.of(launcherList, rankList)) {
                 if (Files.isRegularFile(list)) {
                     for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
-                        String name = className(line);
+                        String name = ClassLists.className(line);
                         if (name != null) {
                             lines.add(name);
                         }
@@ -239,20 +240,6 @@ public final class ClassDataArchive {
             }
             deleteQuietly(partial);
         }
-    }
-
-    /**
-     * The class a class-list line names, or null for a line to leave out: comments, lambda and lambda-form lines
-     * ({@code @...}), and classes of other class loaders ({@code ... source: JAR}: the job's own classes). Newer
-     * JDKs number every line ({@code name id: N}); the numbers of two JVMs' lists collide, so only names are kept.
-     */
-    static String className(String line) {
-        String text = line.strip();
-        if (text.isEmpty() || text.startsWith("#") || text.startsWith("@") || text.contains(" source: ")) {
-            return null;
-        }
-        int space = text.indexOf(' ');
-        return space < 0 ? text : text.substring(0, space);
     }
 
     /** Archives and lists of earlier builds of the same jar: about 30 MB each, never to be used again. */

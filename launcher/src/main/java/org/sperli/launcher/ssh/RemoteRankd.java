@@ -5,11 +5,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.StringJoiner;
 import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
@@ -93,8 +91,8 @@ final class RemoteRankd {
         console.detail((copied > 0 ? "staged the rank daemon on " + host + " (" + copied + " of " + jars.size()
                 + " jars)" : "rank daemon already on " + host) + " in ~/" + RankdClasspath.CACHE_DIR + ", run by "
                 + probe.java() + " (" + probe.javaVersionLine() + "), "
-                + archive.describe(feature.getAsInt(), probe.jdkArchives(), probe.archives()));
-        String archiveOptions = archive.options(feature.getAsInt(), probe.jdkArchives(), probe.archives());
+                + archive.describe(feature.getAsInt(), probe.archives()));
+        String archiveOptions = archive.options(feature.getAsInt(), probe.archives());
         return CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
                 + String.join(" ", RankJvmDefaults.OPTIONS) + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
                 + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
@@ -130,11 +128,10 @@ final class RemoteRankd {
      * What the host's login shell finds, in one remote command: {@code sperli-rankd}'s path when it is on the PATH;
      * else the Java command that would run ranks, the first line of its {@code -version} output (an error line when
      * it is missing), the SHA-256 of each asked-for file already on the host, by path ({@link #NO_SUM} where the
-     * host has no {@code sha256sum}), whether the JDK has its default CDS archives, and the paths of the class-data
-     * archives of ours it keeps.
+     * host has no {@code sha256sum}), and what it has for class-data archives.
      */
     record Probe(String rankdPath, String java, String javaVersionLine, Map<String, String> sums,
-                 boolean jdkArchives, Set<String> archives) {
+                 StagedArchive.Host archives) {
         static Probe run(ClientSession session, String remoteJavaOrNull, List<String> cached) throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
@@ -148,22 +145,16 @@ final class RemoteRankd {
             String[] lines = out.split("\n");
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(printable(first.substring("rankd ".length())), null, null, Map.of(), false,
-                        Set.of());
+                return new Probe(printable(first.substring("rankd ".length())), null, null, Map.of(),
+                        StagedArchive.Host.NONE);
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
             Map<String, String> sums = new HashMap<>();
-            Set<String> archives = new HashSet<>();
-            boolean jdkArchives = false;
+            StagedArchive.HostReader archives = new StagedArchive.HostReader();
             for (int i = 2; i < lines.length; i++) {
                 String line = lines[i].strip();
-                if (line.equals(StagedArchive.JDK_ARCHIVES_LINE)) {
-                    jdkArchives = true;
-                    continue;
-                }
-                if (line.startsWith(StagedArchive.PROBE_WORD)) {
-                    archives.add(line.substring(StagedArchive.PROBE_WORD.length()));
+                if (archives.read(line)) {
                     continue;
                 }
                 String[] parts = line.split("\\s+", 2);
@@ -172,7 +163,7 @@ final class RemoteRankd {
                 }
             }
             return new Probe(null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums),
-                    jdkArchives, Set.copyOf(archives));
+                    archives.host());
         }
     }
 }

@@ -2,7 +2,6 @@ package org.sperli.launcher.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -30,25 +29,6 @@ class ClassDataArchiveTest {
     private static final long LAUNCHER_PID = 4242;
     /** The options of a rank that loads the native crypto. */
     private static final List<String> NATIVE = List.of("java", AccpLibrary.NATIVE_ACCESS, "-cp", "x.jar");
-
-    @Test
-    void aJdk17LineIsTheClassName() {
-        assertEquals("io/netty/channel/Channel", ClassDataArchive.className("io/netty/channel/Channel"));
-    }
-
-    @Test
-    void aJdk25LineLosesItsNumberWhichTwoListsWouldBothUse() {
-        assertEquals("java/lang/Object", ClassDataArchive.className("java/lang/Object id: 0"));
-    }
-
-    @Test
-    void commentsLambdasAndTheJobsOwnClassesAreLeftOut() {
-        assertNull(ClassDataArchive.className("# NOTE: Do not modify this file."));
-        assertNull(ClassDataArchive.className("@lambda-proxy java/lang/Thread run ()V"));
-        assertNull(ClassDataArchive.className(
-                "org/sperli/examples/hello/HelloJob id: 1992 super: 0 interfaces: 1991 source: /x/hello.jar"));
-        assertNull(ClassDataArchive.className("   "));
-    }
 
     /** A one-rank job makes no connection, so its class list would leave Netty and TLS out of the archive. */
     @Test

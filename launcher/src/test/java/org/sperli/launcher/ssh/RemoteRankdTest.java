@@ -43,27 +43,33 @@ class RemoteRankdTest {
     @Test
     void theProbeListsTheHostsClassDataArchivesApartFromTheSums() {
         RemoteRankd.Probe probe = RemoteRankd.Probe.parse("java java\nopenjdk version \"17.0.15\" 2025-04-15\n"
-                + "ab12  .cache/sperli/lib/ab12.jar\ncds-jdk\ncds .cache/sperli/cds/rankd-00ff.jsa\n");
-        assertEquals(Set.of(".cache/sperli/cds/rankd-00ff.jsa"), probe.archives());
-        assertTrue(probe.jdkArchives());
-        assertFalse(RemoteRankd.Probe.parse("java java\nopenjdk version \"25\" 2025-09-16\n").jdkArchives());
+                + "ab12  .cache/sperli/lib/ab12.jar\ncds-jdk\ncds-dir\ncds .cache/sperli/cds/rankd-00ff.jsa\n");
+        assertEquals(new StagedArchive.Host(true, true, Set.of(".cache/sperli/cds/rankd-00ff.jsa")),
+                probe.archives());
         assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), probe.sums());
+        assertEquals(new StagedArchive.Host(false, false, Set.of()),
+                RemoteRankd.Probe.parse("java java\nopenjdk version \"25\" 2025-09-16\n").archives());
     }
 
     @Test
-    void fromJava25RanksMapTheArchiveOfTheirJavaAndJarsOrRecordForItWhenTheHostHasNone() {
+    void ranksMapTheArchiveOfTheirJavaAndJarsOrRecordForItWhenTheHostHasNone() {
         List<RankdClasspath.Jar> jars = List.of(new RankdClasspath.Jar(Path.of("a.jar"), 1, "ab12"));
         StagedArchive archive = StagedArchive.of("java", "openjdk version \"17.0.15\" 2025-04-15", jars);
         String base = archive.path().substring(0, archive.path().length() - ".jsa".length());
+        String quiet = " -Xlog:cds=off -Xlog:cds+dynamic=off";
+        StagedArchive.Host has = new StagedArchive.Host(true, true, Set.of(archive.path()));
+        StagedArchive.Host hasNot = new StagedArchive.Host(true, true, Set.of(".cache/sperli/cds/rankd-0000.jsa"));
 
         assertTrue(archive.path().matches("\\.cache/sperli/cds/rankd-[0-9a-f]{24}\\.jsa"), archive.path());
-        assertEquals("-XX:SharedArchiveFile=" + archive.path() + " -Xlog:cds=off -Xlog:cds+dynamic=off",
-                archive.options(25, true, Set.of(archive.path())));
-        assertEquals("-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds=" + base + " -Xlog:cds=off -Xlog:cds+dynamic=off",
-                archive.options(25, true, Set.of(".cache/sperli/cds/rankd-0000.jsa")));
-        assertEquals("", archive.options(17, true, Set.of(archive.path())), "no archive before Java 25");
-        assertEquals("", archive.options(25, false, Set.of()),
+        assertEquals("-XX:SharedArchiveFile=" + archive.path() + quiet, archive.options(17, has));
+        assertEquals("-XX:SharedArchiveFile=" + archive.path() + quiet, archive.options(25, has));
+        assertEquals("-XX:DumpLoadedClassList=" + base + ".rank-$$.classlist -Dsperli.rankd.cds=" + base + quiet,
+                archive.options(17, hasNot), "before Java 25 a class list for a static archive, named after the pid");
+        assertEquals("-XX:+RecordDynamicDumpInfo -Dsperli.rankd.cds=" + base + quiet, archive.options(25, hasNot));
+        assertEquals("", archive.options(25, new StagedArchive.Host(true, false, Set.of())),
                 "a JVM recording for a dynamic archive does not start without the JDK's own");
+        assertEquals("", archive.options(17, new StagedArchive.Host(false, true, Set.of())),
+                "a JVM that cannot open its class list says so on the job's output");
         assertNotEquals(archive.path(), StagedArchive.of("java", "openjdk version \"21.0.4\" 2024-07-16", jars).path(),
                 "another JDK must not map this archive");
         assertNotEquals(archive.path(), StagedArchive.of("java", "openjdk version \"17.0.15\" 2025-04-15",

@@ -1,0 +1,28 @@
+package org.sperli.jvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+/** Which lines of a JVM's class list go into a class-data archive, and as what. */
+class ClassListsTest {
+    @Test
+    void aJdk17LineIsTheClassName() {
+        assertEquals("io/netty/channel/Channel", ClassLists.className("io/netty/channel/Channel"));
+    }
+
+    @Test
+    void aJdk25LineLosesItsNumberWhichTwoListsWouldBothUse() {
+        assertEquals("java/lang/Object", ClassLists.className("java/lang/Object id: 0"));
+    }
+
+    @Test
+    void commentsLambdasAndTheJobsOwnClassesAreLeftOut() {
+        assertNull(ClassLists.className("# NOTE: Do not modify this file."));
+        assertNull(ClassLists.className("@lambda-proxy java/lang/Thread run ()V"));
+        assertNull(ClassLists.className(
+                "org/sperli/examples/hello/HelloJob id: 1992 super: 0 interfaces: 1991 source: /x/hello.jar"));
+        assertNull(ClassLists.className("   "));
+    }
+}
