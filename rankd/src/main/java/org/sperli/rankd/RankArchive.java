@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.management.JMException;
 import javax.management.ObjectName;
@@ -41,7 +43,7 @@ import javax.management.ObjectName;
  * After a job that completed, the first rank of the host to end takes {@code BASE.jsa.lock}, has the archive written
  * to {@code BASE.jsa.partial-PID} and renames it into place: a later JVM never maps a file still being written, and a
  * rank killed meanwhile leaves only a partial name and a lock, which is taken over after {@link #STALE_LOCK}. Every
- * rank removes its class list at its end, and lists of ranks no longer running. The archive holds class data only,
+ * rank removes its class list at its end, and what ranks no longer running left. The archive holds class data only,
  * never a value of the job, and lives in an owner-only directory ({@code ~/.cache/sperli/cds}), since a JVM executes
  * what it maps.
  */
@@ -201,21 +203,23 @@ final class RankArchive {
     }
 
     /**
-     * Removes this JVM's class list, and those of ranks that ended without removing theirs (named
-     * {@code BASE.rank-PID.classlist} by the rank command, PID no longer running); never throws.
+     * Removes this JVM's class list, and what ranks that are no longer running left of theirs: class lists
+     * ({@code BASE.rank-PID.classlist}, named by the rank command) and the partial archives and lists of a rank killed
+     * while it made the archive ({@code BASE.jsa.partial-PID}, {@code BASE.classlist.partial-PID}). Never throws.
      */
     private void removeClassLists() {
-        String prefix = base.getFileName() + ".rank-";
+        Pattern leftover = Pattern.compile(Pattern.quote(base.getFileName().toString()) + "(?:"
+                + "\\.rank-(\\d{1,18})\\.classlist|\\.jsa\\.partial-(\\d{1,18})|\\.classlist\\.partial-(\\d{1,18}))");
         try (Stream<Path> files = Files.list(base.getParent())) {
             for (Path f : files.toList()) {
-                String name = f.getFileName().toString();
-                if (f.equals(classListOrNull) || name.startsWith(prefix) && name.endsWith(".classlist")
-                        && !running(name.substring(prefix.length(), name.length() - ".classlist".length()))) {
+                Matcher m = leftover.matcher(f.getFileName().toString());
+                if (f.equals(classListOrNull) || m.matches() && !running(m.group(1) != null ? m.group(1)
+                        : m.group(2) != null ? m.group(2) : m.group(3))) {
                     Files.deleteIfExists(f);
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // Only space is lost: a list is about 200 KB.
+            // Only space is lost: a list is about 200 KB, a partial archive up to 30 MB.
         }
     }
 
@@ -251,8 +255,7 @@ final class RankArchive {
     }
 
     private static boolean running(String pid) {
-        return !pid.isEmpty() && pid.chars().allMatch(Character::isDigit) && pid.length() < 19
-                && ProcessHandle.of(Long.parseLong(pid)).isPresent();
+        return ProcessHandle.of(Long.parseLong(pid)).isPresent();
     }
 
     private Path sibling(String suffix) {

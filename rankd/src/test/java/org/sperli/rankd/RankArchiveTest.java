@@ -56,6 +56,8 @@ class RankArchiveTest {
         Path jdk = Path.of(System.getProperty("java.home"));
         Path base = ownerOnly().resolve("rankd-abcdef");
         Path orphan = Files.writeString(Path.of(base + ".rank-999999999.classlist"), "java/lang/Object\n");
+        Path killedWhileDumping = Files.writeString(Path.of(base + ".jsa.partial-999999998"), "half");
+        Path killedWhileListing = Files.writeString(Path.of(base + ".classlist.partial-999999997"), "half");
         Path living = Files.writeString(Path.of(base + ".rank-" + ProcessHandle.current().pid() + ".classlist"), "");
         // Archives of earlier builds, newest first, of the base's kind: alike but for a run of hex digits.
         List<Path> older = new ArrayList<>();
@@ -71,6 +73,8 @@ class RankArchiveTest {
         assertEquals("made=true\n", made.out, made.err);
         assertEquals("", made.err);
         assertFalse(Files.exists(orphan), "the list of a rank no longer running is removed");
+        assertFalse(Files.exists(killedWhileDumping), "a partial archive of a rank no longer running is removed");
+        assertFalse(Files.exists(killedWhileListing), "a partial list of a rank no longer running is removed");
         for (int i = 0; i < RankArchive.KEPT_OF_A_KIND; i++) {
             assertTrue(Files.exists(older.get(i)), "one of the newest others is kept: " + older.get(i));
         }
