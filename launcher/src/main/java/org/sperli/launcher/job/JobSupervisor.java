@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -172,26 +173,24 @@ public final class JobSupervisor {
         return new Result(ExitCodes.JOB_FAILED, lastFailure + (restartMax == 0 ? "" : " (restarts used up)"));
     }
 
-    /** Connects every SSH host of the current host list, moving ranks off hosts that cannot be reached. */
+    /**
+     * Connects every SSH host of the current host list, all at once, moving ranks off hosts that cannot be reached
+     * (and then connecting the hosts they moved to).
+     */
     private void prepareHosts() {
-        Set<String> ready = new HashSet<>();
-        boolean moved = true;
-        while (moved) {
-            moved = false;
-            for (String host : remoteHosts()) {
-                if (ready.contains(host)) {
-                    continue;
-                }
-                try {
-                    remote.prepare(host);
-                    ready.add(host);
-                } catch (HostUnreachableException e) {
-                    console.note(e.getMessage());
-                    unreachable.add(host);
-                    moveRanksOff(host, e);
-                    moved = true;
-                    break;
-                }
+        Set<String> tried = new HashSet<>();
+        while (true) {
+            List<String> pending = new ArrayList<>(remoteHosts());
+            pending.removeAll(tried);
+            if (pending.isEmpty()) {
+                return;
+            }
+            tried.addAll(pending);
+            for (Map.Entry<String, HostUnreachableException> lost
+                    : HostPreparation.prepare(remote, pending).entrySet()) {
+                console.note(lost.getValue().getMessage());
+                unreachable.add(lost.getKey());
+                moveRanksOff(lost.getKey(), lost.getValue());
             }
         }
     }

@@ -39,8 +39,12 @@ final class HostKeyPolicy implements ServerKeyVerifier {
         });
     }
 
+    /**
+     * Synchronized because hosts are prepared at once: the SSH library re-reads {@code known_hosts} the way it re-reads
+     * the config file (see {@code SshTransport.resolve}), so a check made meanwhile could find no entries.
+     */
     @Override
-    public boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
+    public synchronized boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
         return knownHosts.verifyServerKey(session, remote, key);
     }
 

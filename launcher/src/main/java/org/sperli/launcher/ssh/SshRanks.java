@@ -42,6 +42,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private final Map<String, ClientSession> sessions = new HashMap<>();
     /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
     private final Map<String, String> rankCommands = new HashMap<>();
+    private boolean closed;
 
     /**
      * @param remoteJavaOrNull the Java that runs a staged rank daemon ({@code --remote-java}), or null for the host's
@@ -58,19 +59,28 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         this.rankdClasspath = RankdClasspath.of(env);
     }
 
+    /**
+     * Thread-safe for distinct hosts, which the launcher prepares at once; the lock guards only the maps, never a
+     * login or a transfer.
+     */
     @Override
-    public synchronized void prepare(String host) throws HostUnreachableException {
+    public void prepare(String host) throws HostUnreachableException {
         if (command.remoteIsDefault()) {
             rankdClasspath.prefetch();
         }
-        ClientSession session = sessions.get(host);
+        ClientSession session;
+        synchronized (this) {
+            session = sessions.get(host);
+        }
         if (session != null) {
             if (SshTransport.answers(session, PROBE_TIMEOUT)) {
                 return;
             }
             // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
             // move at once instead of after the long bounds of a first login.
-            sessions.remove(host);
+            synchronized (this) {
+                sessions.remove(host);
+            }
             SshTransport.closeNow(session);
             console.note("SSH session to " + host + " does not answer within " + PROBE_TIMEOUT.toSeconds()
                     + " s; connecting again");
@@ -79,11 +89,20 @@ public final class SshRanks implements RankStarter, AutoCloseable {
             session = transport.connect(host);
         }
         console.detail("connected to " + host + " as " + session.getUsername());
+        String rankCommand;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
             stageJar(host, session, sftp);
-            rankCommands.put(host, rankCommand(host, session, sftp));
+            rankCommand = rankCommand(host, session, sftp);
         }
-        sessions.put(host, session);
+        synchronized (this) {
+            if (closed) {
+                // The launcher ended (another host refused the job, say) while this one was being prepared.
+                SshTransport.closeQuietly(session);
+                return;
+            }
+            rankCommands.put(host, rankCommand);
+            sessions.put(host, session);
+        }
     }
 
     /** {@code --rankd CMD} as given (null), else what the host has or gets staged. */
@@ -165,6 +184,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         for (ClientSession session : sessions.values()) {
             SshTransport.closeQuietly(session);
         }

@@ -139,7 +139,12 @@ public final class SshTransport implements AutoCloseable {
      * it names none. Asked with no port and no user, because MINA SSHD lets given values override the config, as
      * {@code ssh -p} does.
      */
-    private HostConfigEntry resolve(String host) {
+    /**
+     * The config entry of {@code host}. Synchronized because hosts are prepared at once and the SSH library's config
+     * file resolver is not safe for that: between re-reading the file and publishing the entries it answers with no
+     * entries at all, and a host then fell back to port 22 ("Connection refused").
+     */
+    private synchronized HostConfigEntry resolve(String host) {
         HostConfigEntry entry;
         try {
             entry = client.getHostConfigEntryResolver().resolveEffectiveHost(host, 0, null, null, null, null);

@@ -1,0 +1,114 @@
+package org.sperli.launcher.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.sperli.jobspec.DescriptionLine;
+import org.sperli.jobspec.JobDescription.HostEntry;
+import org.sperli.launcher.exit.LauncherException;
+
+/** The SSH hosts of a job are made ready at once, and what one host's failure means for the others. */
+class HostPreparationTest {
+    private static final long BOUND_S = 10;
+
+    /** A starter whose {@code prepare} runs {@code body}; it starts no rank. */
+    private interface Prepare {
+        void run(String host) throws HostUnreachableException, InterruptedException;
+    }
+
+    private static RankStarter starter(Prepare body) {
+        return new RankStarter() {
+            @Override
+            public void prepare(String host) throws HostUnreachableException {
+                try {
+                    body.run(host);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new HostUnreachableException(host, "interrupted", e);
+                }
+            }
+
+            @Override
+            public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine line) {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
+
+    @Test
+    void everyHostIsPreparedAtOnceNotOneAfterAnother() {
+        // Each preparation waits until all three have begun: one after another, the first would wait in vain.
+        CountDownLatch begun = new CountDownLatch(3);
+        RankStarter waitsForTheOthers = starter(host -> {
+            begun.countDown();
+            if (!begun.await(BOUND_S, TimeUnit.SECONDS)) {
+                throw new HostUnreachableException(host, "the other hosts were not being prepared", null);
+            }
+        });
+
+        assertEquals(Map.of(), HostPreparation.prepare(waitsForTheOthers, List.of("a", "b", "c")));
+    }
+
+    @Test
+    void theHostsThatCannotBeReachedComeBackInTheOrderGivenWithWhy() {
+        RankStarter bAndDAreDown = starter(host -> {
+            if (host.equals("d")) {
+                throw new HostUnreachableException(host, "no route", null);
+            }
+            if (host.equals("b")) {
+                Thread.sleep(200);
+                throw new HostUnreachableException(host, "timed out", null);
+            }
+        });
+
+        Map<String, HostUnreachableException> lost = HostPreparation.prepare(bAndDAreDown, List.of("a", "b", "c", "d"));
+
+        assertEquals(List.of("b", "d"), List.copyOf(lost.keySet()));
+        assertTrue(lost.get("b").getMessage().contains("timed out"), lost.get("b").getMessage());
+    }
+
+    @Test
+    void aHostThatRefusesTheJobEndsThePreparationAtOnceAndTheOthersAreInterrupted() throws Exception {
+        LauncherException refusal = LauncherException.startFailed("host a has no usable Java", null);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        RankStarter aRefusesBHangs = starter(host -> {
+            if (host.equals("a")) {
+                throw refusal;
+            }
+            try {
+                Thread.sleep(TimeUnit.SECONDS.toMillis(10 * BOUND_S));
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+        });
+
+        long started = System.nanoTime();
+        LauncherException thrown = assertThrows(LauncherException.class,
+                () -> HostPreparation.prepare(aRefusesBHangs, List.of("a", "b")));
+
+        assertSame(refusal, thrown);
+        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(BOUND_S), "waited for the hanging host");
+        assertTrue(interrupted.await(BOUND_S, TimeUnit.SECONDS), "the hanging host's preparation was not ended");
+    }
+
+    @Test
+    void oneHostIsPreparedOnTheCallersThread() {
+        Thread caller = Thread.currentThread();
+        RankStarter here = starter(host -> {
+            if (Thread.currentThread() != caller) {
+                throw new HostUnreachableException(host, "prepared on another thread", null);
+            }
+        });
+
+        assertEquals(Set.of(), HostPreparation.prepare(here, List.of("only")).keySet());
+    }
+}
