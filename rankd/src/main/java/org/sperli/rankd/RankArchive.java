@@ -98,7 +98,7 @@ final class RankArchive {
         try {
             return !Files.exists(archive(), LinkOption.NOFOLLOW_LINKS) && make(now);
         } finally {
-            removeClassLists();
+            removeLeftovers();
         }
     }
 
@@ -207,14 +207,13 @@ final class RankArchive {
      * ({@code BASE.rank-PID.classlist}, named by the rank command) and the partial archives and lists of a rank killed
      * while it made the archive ({@code BASE.jsa.partial-PID}, {@code BASE.classlist.partial-PID}). Never throws.
      */
-    private void removeClassLists() {
-        Pattern leftover = Pattern.compile(Pattern.quote(base.getFileName().toString()) + "(?:"
-                + "\\.rank-(\\d{1,18})\\.classlist|\\.jsa\\.partial-(\\d{1,18})|\\.classlist\\.partial-(\\d{1,18}))");
+    private void removeLeftovers() {
+        Pattern leftover = Pattern.compile(Pattern.quote(base.getFileName().toString())
+                + "\\.(?:rank-|jsa\\.partial-|classlist\\.partial-)(\\d{1,18})(?:\\.classlist)?");
         try (Stream<Path> files = Files.list(base.getParent())) {
             for (Path f : files.toList()) {
                 Matcher m = leftover.matcher(f.getFileName().toString());
-                if (f.equals(classListOrNull) || m.matches() && !running(m.group(1) != null ? m.group(1)
-                        : m.group(2) != null ? m.group(2) : m.group(3))) {
+                if (f.equals(classListOrNull) || m.matches() && !running(m.group(1))) {
                     Files.deleteIfExists(f);
                 }
             }

@@ -38,7 +38,7 @@ class HostPreparationTest {
 
             @Override
             public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine line) {
-                throw new UnsupportedOperationException();
+                throw new AssertionError("preparing a host starts no rank");
             }
         };
     }
