@@ -138,7 +138,7 @@ final class JarStager {
         }
     }
 
-    private static void mkdirs(SftpClient sftp, String dir) throws IOException {
+    static void mkdirs(SftpClient sftp, String dir) throws IOException {
         StringBuilder path = new StringBuilder();
         for (String part : dir.split("/")) {
             path.append(path.length() == 0 ? "" : "/").append(part);
@@ -153,7 +153,22 @@ final class JarStager {
                     throw e;
                 }
             }
-            sftp.mkdir(p);
+            try {
+                sftp.mkdir(p);
+            } catch (SftpException e) {
+                // Hosts of one job are prepared at once, and two names may reach one home: the other made it first.
+                if (!isDirectory(sftp, p)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isDirectory(SftpClient sftp, String path) {
+        try {
+            return sftp.stat(path).isDirectory();
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -137,12 +137,9 @@ public final class SshTransport implements AutoCloseable {
     /**
      * The config's view of {@code host} (HostName, Port, User, IdentityFile), with port 22 and the default user where
      * it names none. Asked with no port and no user, because MINA SSHD lets given values override the config, as
-     * {@code ssh -p} does.
-     */
-    /**
-     * The config entry of {@code host}. Synchronized because hosts are prepared at once and the SSH library's config
-     * file resolver is not safe for that: between re-reading the file and publishing the entries it answers with no
-     * entries at all, and a host then fell back to port 22 ("Connection refused").
+     * {@code ssh -p} does. Synchronized because hosts are prepared at once and the SSH library's config file
+     * resolver is not safe for that: between re-reading the file and publishing the entries it answers with no entries
+     * at all, and a host then fell back to port 22 ("Connection refused").
      */
     private synchronized HostConfigEntry resolve(String host) {
         HostConfigEntry entry;
