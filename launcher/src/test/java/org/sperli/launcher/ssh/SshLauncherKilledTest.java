@@ -20,6 +20,8 @@ import org.sperli.launcher.Main;
  */
 @Timeout(120)
 class SshLauncherKilledTest {
+    private static final String RANK_MARKER = "-Dsperli.test.role=ssh-rank";
+
     @TempDir
     Path dir;
 
@@ -42,9 +44,11 @@ class SshLauncherKilledTest {
                 + "\n    User sperli-test\n");
         Path jar = LauncherHarness.testJar(dir);
         Path rankTmp = Files.createDirectory(dir.resolve("rank-tmp"));
-        String rankd = Path.of(System.getProperty("java.home"), "bin", "java") + " " + LauncherHarness.RANK_JAVA_OPTS
-                + " -Djava.io.tmpdir=" + rankTmp + " -cp " + System.getProperty("java.class.path")
-                + " org.sperli.rankd.Main";
+        // The marker comes before the class path: the JDK shows only the first 4 KiB of a process's command line,
+        // and a local Maven repository's class path is longer than that.
+        String rankd = Path.of(System.getProperty("java.home"), "bin", "java") + " " + RANK_MARKER + " "
+                + LauncherHarness.RANK_JAVA_OPTS + " -Djava.io.tmpdir=" + rankTmp + " -cp "
+                + System.getProperty("java.class.path") + " org.sperli.rankd.Main";
         List<Integer> ports = LauncherHarness.freePorts(3);
         Path out = dir.resolve("launcher.out");
         List<String> command = new ArrayList<>(List.of(
@@ -55,6 +59,6 @@ class SshLauncherKilledTest {
         KilledLauncher launcher = KilledLauncher.start(new ProcessBuilder(command), out, 3);
         // The ranks are children of the SSH server, that is of this JVM, not of the launcher.
         launcher.killAndAssertNothingLeft(() -> ProcessHandle.current().descendants()
-                .filter(p -> p.info().commandLine().orElse("").contains("org.sperli.rankd.Main")).toList(), 3, rankTmp);
+                .filter(p -> p.info().commandLine().orElse("").contains(RANK_MARKER)).toList(), 3, rankTmp);
     }
 }
