@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +24,11 @@ import org.sperli.launcher.report.Console;
  * {@code ~/.cache/sperli/lib/<sha256>.jar} and run by the host's Java ({@code --remote-java PATH}, else
  * {@code $JAVA_HOME/bin/java}, else {@code java} on the PATH). So a host needs only a JDK.
  *
- * <p>One remote command finds out everything: whether {@code sperli-rankd} is there, which Java would run and its
- * {@code -version} line, the SHA-256 of each jar already in the cache ({@code sha256sum}), and the class-data archives
- * of earlier jobs ({@link StagedArchive}), which the ranks then map. A Java that is missing
+ * <p>One remote command finds out everything: the size of the job jar's cached copy, whether {@code sperli-rankd} is
+ * there, which Java would run and its {@code -version} line, the SHA-256 of each jar already in the cache
+ * ({@code sha256sum}), and the class-data archives of earlier jobs ({@link StagedArchive}), which the ranks then map.
+ * A host that holds all of it is never asked for an SFTP channel: on OpenSSH that channel starts a process of its
+ * own, half a second of a host's preparation on a 2-core machine. A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
  * what it found. A cached jar whose hash differs is replaced; where {@code sha256sum} is missing, a cached file of the
  * right size is kept (the name is its hash, written only by rename of a whole copy).
@@ -33,6 +36,8 @@ import org.sperli.launcher.report.Console;
 final class RemoteRankd {
     /** The sum recorded for a cached file that exists on a host without {@code sha256sum}. */
     static final String NO_SUM = "-";
+    /** The first word of the probe's line that gives the job jar's size. */
+    private static final String SIZE_WORD = "sperli-size";
     /** The most of a line the host printed that a message repeats: a host's output is not ours to flood with. */
     private static final int MAX_ECHO = 200;
     private static final String RANKD_MAIN = RankCommand.RANKD_MAIN;
@@ -41,13 +46,21 @@ final class RemoteRankd {
     }
 
     /**
-     * The command (before the rank's arguments) that starts a rank on {@code host}, staging what it needs.
+     * What {@link #prepare} found and made: the command (before the rank's arguments) that starts a rank, and the size
+     * of the job jar's cached copy on the host, -1 where it has none.
+     */
+    record Prepared(String command, long jobJarSize) {
+    }
+
+    /**
+     * The command that starts a rank on {@code host}, staging the rank daemon where it needs it, and the size of the
+     * host's copy of {@code jobJarPath} (which the caller stages).
      *
      * @throws LauncherException when the host cannot run ranks (no usable Java) or the staging fails
      * @throws IOException when the session fails under the probe or the copy
      */
-    static String prepare(ClientSession session, JarStager.Sftp sftp, String host, String remoteJavaOrNull,
-                          RankdClasspath classpath, Console console) throws IOException {
+    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, String remoteJavaOrNull,
+                            RankdClasspath classpath, String jobJarPath, Console console) throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
         // class path that cannot be staged matters only once the host turns out to have no sperli-rankd.
         List<RankdClasspath.Jar> jars = List.of();
@@ -61,10 +74,10 @@ final class RemoteRankd {
         for (RankdClasspath.Jar jar : jars) {
             cached.add(jar.remotePath());
         }
-        Probe probe = Probe.run(session, remoteJavaOrNull, cached);
+        Probe probe = Probe.run(session, remoteJavaOrNull, jobJarPath, cached);
         if (probe.rankdPath() != null) {
             console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
-            return RankCommand.REMOTE_DEFAULT;
+            return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize());
         }
         OptionalInt feature = JavaVersion.feature(probe.javaVersionLine());
         if (feature.isEmpty() || feature.getAsInt() < JavaVersion.MINIMUM) {
@@ -81,11 +94,14 @@ final class RemoteRankd {
         StringJoiner remoteClasspath = new StringJoiner(":");
         for (RankdClasspath.Jar jar : jars) {
             String sum = probe.sums().get(jar.remotePath());
-            boolean wrong = sum != null && !sum.equals(jar.sha256Hex()) && !sum.equals(NO_SUM);
+            remoteClasspath.add(jar.remotePath());
+            if (jar.sha256Hex().equals(sum)) {
+                continue;
+            }
+            boolean wrong = sum != null && !sum.equals(NO_SUM);
             if (JarStager.stage(sftp, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
                 copied++;
             }
-            remoteClasspath.add(jar.remotePath());
         }
         StagedArchive archive = StagedArchive.of(probe.java(), probe.javaVersionLine(), jars);
         console.detail((copied > 0 ? "staged the rank daemon on " + host + " (" + copied + " of " + jars.size()
@@ -93,9 +109,15 @@ final class RemoteRankd {
                 + probe.java() + " (" + probe.javaVersionLine() + "), "
                 + archive.describe(feature.getAsInt(), probe.archives()));
         String archiveOptions = archive.options(feature.getAsInt(), probe.archives());
-        return CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
+        return new Prepared(CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
                 + String.join(" ", RankJvmDefaults.OPTIONS) + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
-                + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
+                + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN, probe.jobJarSize());
+    }
+
+    /** The shell line that prints {@value #SIZE_WORD} and the size of {@code file} when it is on the host. */
+    private static String sizeScript(String file) {
+        String f = CommandWords.quote(file);
+        return "if [ -f " + f + " ]; then echo \"" + SIZE_WORD + " $(wc -c < " + f + ")\"; fi; ";
     }
 
     /**
@@ -125,27 +147,35 @@ final class RemoteRankd {
     }
 
     /**
-     * What the host's login shell finds, in one remote command: {@code sperli-rankd}'s path when it is on the PATH;
-     * else the Java command that would run ranks, the first line of its {@code -version} output (an error line when
-     * it is missing), the SHA-256 of each asked-for file already on the host, by path ({@link #NO_SUM} where the
-     * host has no {@code sha256sum}), and what it has for class-data archives.
+     * What the host's login shell finds, in one remote command: the size of the job jar's cached copy (-1 where there
+     * is none); {@code sperli-rankd}'s path when it is on the PATH; else the Java command that would run ranks, the
+     * first line of its {@code -version} output (an error line when it is missing), the SHA-256 of each asked-for
+     * file already on the host, by path ({@link #NO_SUM} where the host has no {@code sha256sum}), and what it has
+     * for class-data archives.
      */
-    record Probe(String rankdPath, String java, String javaVersionLine, Map<String, String> sums,
+    record Probe(long jobJarSize, String rankdPath, String java, String javaVersionLine, Map<String, String> sums,
                  StagedArchive.Host archives) {
-        static Probe run(ClientSession session, String remoteJavaOrNull, List<String> cached) throws IOException {
+        static Probe run(ClientSession session, String remoteJavaOrNull, String jobJarPath, List<String> cached)
+                throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
-            return parse(RemoteRankd.run(session,
-                    "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
-                            + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
-                            + StagedArchive.probeScript() + "true"));
+            return parse(RemoteRankd.run(session, sizeScript(jobJarPath)
+                    + "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
+                    + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
+                    + StagedArchive.probeScript() + "true"));
         }
 
         static Probe parse(String out) {
-            String[] lines = out.split("\n");
+            String[] all = out.split("\n");
+            long jobJarSize = -1;
+            if (all.length > 0 && all[0].startsWith(SIZE_WORD + " ")) {
+                jobJarSize = size(all[0].substring(SIZE_WORD.length()).strip());
+                all = Arrays.copyOfRange(all, 1, all.length);
+            }
+            String[] lines = all;
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(printable(first.substring("rankd ".length())), null, null, Map.of(),
+                return new Probe(jobJarSize, printable(first.substring("rankd ".length())), null, null, Map.of(),
                         StagedArchive.Host.NONE);
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
@@ -162,8 +192,17 @@ final class RemoteRankd {
                     sums.put(parts[1], parts[0]);
                 }
             }
-            return new Probe(null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums),
+            return new Probe(jobJarSize, null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums),
                     archives.host());
+        }
+
+        /** The size {@code wc} printed, or -1 where it printed anything else (then the jar is looked at again). */
+        private static long size(String printed) {
+            try {
+                return Long.parseLong(printed);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
         }
     }
 }

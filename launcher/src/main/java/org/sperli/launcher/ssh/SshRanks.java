@@ -91,8 +91,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         console.detail("connected to " + host + " as " + session.getUsername());
         String rankCommand;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
-            stageJar(host, session, sftp);
-            rankCommand = rankCommand(host, session, sftp);
+            RemoteRankd.Prepared prepared = prepareRankd(host, session, sftp);
+            stageJar(host, session, sftp, prepared == null ? -1 : prepared.jobJarSize());
+            rankCommand = prepared == null ? null : prepared.command();
         }
         synchronized (this) {
             if (closed) {
@@ -105,19 +106,29 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
     }
 
-    /** {@code --rankd CMD} as given (null), else what the host has or gets staged. */
-    private String rankCommand(String host, ClientSession session, JarStager.Sftp sftp)
+    /**
+     * Null for {@code --rankd CMD} (used as given), else what the host has or gets staged to start ranks, found by the
+     * probe that also sizes the host's copy of the job jar.
+     */
+    private RemoteRankd.Prepared prepareRankd(String host, ClientSession session, JarStager.Sftp sftp)
             throws HostUnreachableException {
         if (!command.remoteIsDefault()) {
             return null;
         }
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, sftp, host, remoteJavaOrNull, rankdClasspath, console));
+                () -> RemoteRankd.prepare(session, sftp, host, remoteJavaOrNull, rankdClasspath,
+                        JarStager.remotePath(jar), console));
     }
 
-    private void stageJar(String host, ClientSession session, JarStager.Sftp sftp) throws HostUnreachableException {
-        boolean copied = bounded(host, session, "staging the job jar", "cannot stage the job jar on " + host
-                + " in ~/" + JarStager.CACHE_DIR, () -> JarStager.stage(sftp, jar));
+    /**
+     * Copies the job jar to {@code host} unless the probe found a copy of its size there ({@code sizeOnHost}, -1 when
+     * none or not asked): the rank checks its SHA-256 before it loads a class.
+     */
+    private void stageJar(String host, ClientSession session, JarStager.Sftp sftp, long sizeOnHost)
+            throws HostUnreachableException {
+        boolean copied = sizeOnHost != jar.size() && bounded(host, session, "staging the job jar",
+                "cannot stage the job jar on " + host + " in ~/" + JarStager.CACHE_DIR,
+                () -> JarStager.stage(sftp, jar));
         console.detail(copied ? "staged job jar on " + host + " as ~/" + JarStager.remotePath(jar)
                 : "job jar already on " + host + " as ~/" + JarStager.remotePath(jar));
     }

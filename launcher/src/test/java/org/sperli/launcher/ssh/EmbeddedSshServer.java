@@ -20,6 +20,8 @@ import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceW
 import org.apache.sshd.common.file.virtualfs.VirtualFileSystemFactory;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.apache.sshd.server.session.ServerSession;
+import org.apache.sshd.sftp.server.SftpEventListener;
 import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 
 /**
@@ -32,6 +34,7 @@ final class EmbeddedSshServer implements AutoCloseable {
     private final Path home;
     private final KeyPair userKey;
     private final AtomicInteger execs = new AtomicInteger();
+    private final AtomicInteger sftpSessions = new AtomicInteger();
     private final List<Map<String, String>> sentEnvironments = new CopyOnWriteArrayList<>();
 
     private EmbeddedSshServer(SshServer server, Path home, KeyPair userKey) {
@@ -84,7 +87,14 @@ final class EmbeddedSshServer implements AutoCloseable {
         server.setPasswordAuthenticator(null);
         server.setKeyboardInteractiveAuthenticator(null);
         server.setFileSystemFactory(new VirtualFileSystemFactory(home));
-        server.setSubsystemFactories(sftp ? List.of(new SftpSubsystemFactory()) : List.of());
+        SftpSubsystemFactory sftpFactory = new SftpSubsystemFactory();
+        sftpFactory.addSftpEventListener(new SftpEventListener() {
+            @Override
+            public void initialized(ServerSession session, int version) {
+                s.sftpSessions.incrementAndGet();
+            }
+        });
+        server.setSubsystemFactories(sftp ? List.of(sftpFactory) : List.of());
         server.setCommandFactory((channel, command) -> {
             s.execs.incrementAndGet();
             return new ShellCommand(command, home, killOnClose, loginEnvironment, s.sentEnvironments::add);
@@ -99,6 +109,11 @@ final class EmbeddedSshServer implements AutoCloseable {
 
     Path home() {
         return home;
+    }
+
+    /** SFTP sessions begun so far. */
+    int sftpSessions() {
+        return sftpSessions.get();
     }
 
     /** Exec requests served so far. */

@@ -41,6 +41,21 @@ class RemoteRankdTest {
     }
 
     @Test
+    void theProbesFirstLineSizesTheJobJarWhereTheHostHasACopy() {
+        RemoteRankd.Probe probe = RemoteRankd.Probe.parse("sperli-size   12345\njava java\n"
+                + "openjdk version \"17.0.15\" 2025-04-15\nab12  .cache/sperli/lib/ab12.jar\n");
+        assertEquals(12345, probe.jobJarSize());
+        assertEquals("java", probe.java());
+        assertEquals("openjdk version \"17.0.15\" 2025-04-15", probe.javaVersionLine());
+        assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), probe.sums());
+        assertEquals(77, RemoteRankd.Probe.parse("sperli-size 77\nrankd /usr/bin/sperli-rankd\n").jobJarSize());
+        assertEquals("/usr/bin/sperli-rankd", RemoteRankd.Probe.parse("sperli-size 77\nrankd /usr/bin/sperli-rankd\n")
+                .rankdPath());
+        assertEquals(-1, RemoteRankd.Probe.parse("java java\nopenjdk version \"17\"\n").jobJarSize());
+        assertEquals(-1, RemoteRankd.Probe.parse("sperli-size wc: cannot read\njava java\n").jobJarSize());
+    }
+
+    @Test
     void theProbeListsTheHostsClassDataArchivesApartFromTheSums() {
         RemoteRankd.Probe probe = RemoteRankd.Probe.parse("java java\nopenjdk version \"17.0.15\" 2025-04-15\n"
                 + "ab12  .cache/sperli/lib/ab12.jar\ncds-jdk\ncds-dir\ncds .cache/sperli/cds/rankd-00ff.jsa\n");

@@ -69,6 +69,7 @@ class StagedRankdTest {
         Path staged = stagedCopy();
         assertEquals(HexFormat.of().formatHex(Sha256.ofFile(rankdJar)) + ".jar", staged.getFileName().toString());
         FileTime written = Files.getLastModifiedTime(staged);
+        int sftpSessions = server.sftpSessions();
 
         LauncherHarness.Run second = run(javaOfThisJvm());
 
@@ -76,6 +77,8 @@ class StagedRankdTest {
         assertTrue(second.err().contains("rank daemon already on localhost"), second.err());
         assertFalse(second.err().contains("staged the rank daemon"), second.err());
         assertEquals(written, Files.getLastModifiedTime(staged), "the second run wrote the jar again");
+        assertTrue(second.err().contains("job jar already on localhost"), second.err());
+        assertEquals(sftpSessions, server.sftpSessions(), "a host that holds every jar needs no SFTP session");
         assertArchiveMadeThenUsed(first, second);
         LauncherHarness.assertNoProcessLeft();
     }
@@ -171,12 +174,22 @@ class StagedRankdTest {
         LauncherHarness.Run run = run(javaOfThisJvm());
 
         assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
-        assertTrue(run.err().contains("cannot stage the job jar on localhost in ~/.cache/sperli/jars: the host's SSH"
-                + " server offers no SFTP, which staging needs (OpenSSH: a 'Subsystem sftp' line in sshd_config; it"
-                + " said: "),
+        // The rank daemon is staged first: the probe that finds what the host lacks comes before any copy.
+        assertTrue(run.err().contains("cannot prepare the rank daemon on localhost: the host's SSH server offers no"
+                + " SFTP, which staging needs (OpenSSH: a 'Subsystem sftp' line in sshd_config; it said: "),
                 run.err());
         assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
         assertNothingStaged();
+
+        List<Integer> ports = LauncherHarness.freePorts(2);
+        LauncherHarness.Run given = LauncherHarness.run(LauncherHarness.environment(Map.of()), "run", "--ssh",
+                "--ssh-dir", sshDir.toString(), "--rankd", "sperli-rankd", "--hosts",
+                LauncherHarness.hosts(ports, "localhost"), jar.toString(), "ring");
+
+        assertEquals(ExitCodes.START_FAILED, given.exitCode(), given.err());
+        assertTrue(given.err().contains("cannot stage the job jar on localhost in ~/.cache/sperli/jars: the host's SSH"
+                + " server offers no SFTP, which staging needs"), given.err());
+        assertFalse(given.err().contains("\tat "), "no stack trace: " + given.err());
         LauncherHarness.assertNoProcessLeft();
     }
 
