@@ -166,7 +166,7 @@ class RankArchiveTest {
         }
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             for (Class<?> c : List.of(RankArchive.class, RankArchiveChild.class, ClassListDump.class,
-                    org.sperli.jvm.ClassLists.class)) {
+                    org.sperli.jvm.ClassLists.class, org.sperli.jvm.ArchiveDump.class)) {
                 String entry = c.getName().replace('.', '/') + ".class";
                 out.putNextEntry(new JarEntry(entry));
                 try (InputStream in = c.getClassLoader().getResourceAsStream(entry)) {

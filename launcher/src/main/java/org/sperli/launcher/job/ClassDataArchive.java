@@ -1,19 +1,15 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.sperli.crypto.AccpLibrary;
-import org.sperli.jvm.ClassLists;
+import org.sperli.jvm.ArchiveDump;
 
 /**
  * The class-data-sharing archive (AppCDS) of the launcher's jar on this JDK, shared by the launcher and its local
@@ -29,7 +25,7 @@ import org.sperli.jvm.ClassLists;
  * {@code -XX:SharedArchiveFile=BASE.jsa}; a JVM that finds the archive does not match (another JDK build, a changed
  * jar) ignores it and starts as before. Lambda and lambda-form lines are left out of the list: dumping them crashes
  * some JDK 17 builds (Debian's 17.0.15) and they are a small part of the gain. The job's own classes are left out
- * too (see {@link #className}).
+ * too (see {@link org.sperli.jvm.ClassLists#className}).
  *
  * <p>On JDK {@value #AOT_CACHE_FEATURE} and later the next job's rank {@value #LISTING_RANK} is a training run
  * (JEP 483 and 515: {@code -XX:AOTMode=record}) that writes {@code BASE.rank-PID.aotconf}, PID being the launcher's,
@@ -51,8 +47,6 @@ public final class ClassDataArchive {
      * rank's 3,800 classes then loaded from the jar at every later start).
      */
     static final int LISTING_RANK = 1;
-    /** How long the one-time dump may take before it is given up. */
-    static final long DUMP_TIMEOUT_SECONDS = 120;
     /** The first JDK whose ranks get an AOT cache: 24 has the cache, 25 also keeps the training run's profiles. */
     static final int AOT_CACHE_FEATURE = 25;
     private static final String AOT_CONFIGURATION = ".aotconf";
@@ -179,22 +173,11 @@ public final class ClassDataArchive {
         Path merged = sibling(".classlist");
         Path partial = sibling(PARTIAL + launcherPid + ".jsa");
         try {
-            Set<String> lines = new LinkedHashSet<>();
-            for (Path list : List.of(launcherList, rankList)) {
-                if (Files.isRegularFile(list)) {
-                    for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
-                        String name = ClassLists.className(line);
-                        if (name != null) {
-                            lines.add(name);
-                        }
-                    }
-                }
-            }
-            Files.write(merged, new ArrayList<>(lines), StandardCharsets.UTF_8);
+            ArchiveDump.writeClassNames(List.of(launcherList, rankList), merged);
             // With the module options of the launcher and the ranks: a JVM whose options differ uses the archive only
             // in part and says so in three error lines on JDK 25.
-            return make("class-data archive", List.of(javaCommand, AccpLibrary.NATIVE_ACCESS, "-Xshare:dump",
-                    "-XX:SharedClassListFile=" + merged, "-XX:SharedArchiveFile=" + partial, "-cp", jar.toString()),
+            return make("class-data archive", ArchiveDump.staticDumpCommand(javaCommand,
+                    List.of(AccpLibrary.NATIVE_ACCESS), merged, partial, jar.toString()),
                     partial, archive(), "made a class-data archive for faster starts on this JDK");
         } catch (IOException e) {
             return Optional.of("class-data archive not made: " + e.getMessage());
@@ -211,16 +194,8 @@ public final class ClassDataArchive {
      * none outlives the launcher.
      */
     private Optional<String> make(String what, List<String> command, Path partial, Path target, String made) {
-        Process dump = null;
         try {
-            dump = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!dump.waitFor(DUMP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                return Optional.of(what + " not made: the dump took over " + DUMP_TIMEOUT_SECONDS + " s");
-            }
-            if (dump.exitValue() != 0 || !Files.isRegularFile(partial)) {
-                return Optional.of(what + " not made: the JVM that makes it exited with " + dump.exitValue());
-            }
+            ArchiveDump.run(command, partial);
             moveIntoPlace(partial, target);
             removeEarlierBuilds();
             return Optional.of(made + ": " + target);
@@ -230,14 +205,6 @@ public final class ClassDataArchive {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } finally {
-            if (dump != null && dump.isAlive()) {
-                dump.destroyForcibly();
-                try {
-                    dump.waitFor(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
             deleteQuietly(partial);
         }
     }
