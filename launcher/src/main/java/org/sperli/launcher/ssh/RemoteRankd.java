@@ -166,13 +166,12 @@ final class RemoteRankd {
         }
 
         static Probe parse(String out) {
-            String[] all = out.split("\n");
+            String[] lines = out.split("\n");
             long jobJarSize = -1;
-            if (all.length > 0 && all[0].startsWith(SIZE_WORD + " ")) {
-                jobJarSize = size(all[0].substring(SIZE_WORD.length()).strip());
-                all = Arrays.copyOfRange(all, 1, all.length);
+            if (lines.length > 0 && lines[0].startsWith(SIZE_WORD + " ")) {
+                jobJarSize = size(lines[0].substring(SIZE_WORD.length()).strip());
+                lines = Arrays.copyOfRange(lines, 1, lines.length);
             }
-            String[] lines = all;
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
                 return new Probe(jobJarSize, printable(first.substring("rankd ".length())), null, null, Map.of(),
