@@ -155,7 +155,8 @@ final class JobRunner {
                                      Console console) {
         SshOptions ssh = request.ssh();
         return new SshRanks(SshTransport.start(SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys), console::detail),
-                command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables());
+                command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables(),
+                System::nanoTime);
     }
 
     /** With -v: the job, its jar and where each rank runs. */

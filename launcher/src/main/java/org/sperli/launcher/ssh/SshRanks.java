@@ -5,11 +5,13 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.apache.sshd.client.session.ClientSession;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
@@ -39,6 +41,8 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private final Console console;
     private final String remoteJavaOrNull;
     private final RankdClasspath rankdClasspath;
+    /** Times a host's preparation for {@code -v}. */
+    private final LongSupplier nanoClock;
     private final Map<String, ClientSession> sessions = new HashMap<>();
     /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
     private final Map<String, String> rankCommands = new HashMap<>();
@@ -47,9 +51,10 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     /**
      * @param remoteJavaOrNull the Java that runs a staged rank daemon ({@code --remote-java}), or null for the host's
      * @param env supplies {@value RankdClasspath#VARIABLE}
+     * @param nanoClock times each host's login and probe for {@code -v}
      */
     public SshRanks(SshTransport transport, RankCommand command, JobJar jar, List<String> jobArgs,
-                    Console console, String remoteJavaOrNull, Map<String, String> env) {
+                    Console console, String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
         this.transport = transport;
         this.command = command;
         this.jar = jar;
@@ -57,6 +62,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         this.console = console;
         this.remoteJavaOrNull = remoteJavaOrNull;
         this.rankdClasspath = RankdClasspath.of(env);
+        this.nanoClock = nanoClock;
     }
 
     /**
@@ -68,6 +74,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         if (command.remoteIsDefault()) {
             rankdClasspath.prefetch();
         }
+        long beganNs = nanoClock.getAsLong();
         ClientSession session;
         synchronized (this) {
             session = sessions.get(host);
@@ -88,6 +95,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         } else {
             session = transport.connect(host);
         }
+        long loggedInNs = nanoClock.getAsLong();
         console.detail("connected to " + host + " as " + session.getUsername());
         String rankCommand;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
@@ -104,6 +112,15 @@ public final class SshRanks implements RankStarter, AutoCloseable {
             rankCommands.put(host, rankCommand);
             sessions.put(host, session);
         }
+        long readyNs = nanoClock.getAsLong();
+        // Where a host's time goes: a slow login points at the network or the server, a slow probe at the host's
+        // login shell (its startup file runs before every command) or a copy.
+        console.detail(host + " ready after " + seconds(readyNs - beganNs) + " s: login "
+                + seconds(loggedInNs - beganNs) + " s, probe and staging " + seconds(readyNs - loggedInNs) + " s");
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.2f", nanos / 1e9);
     }
 
     /**

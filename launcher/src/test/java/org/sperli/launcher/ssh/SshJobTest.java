@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,6 +96,10 @@ class SshJobTest {
         for (String host : List.of("localhost", "127.0.0.1")) {
             assertTrue(run.err().contains("staged job jar on " + host) || run.err().contains("job jar already on "
                     + host), run.err());
+        }
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            assertTrue(Pattern.compile("sperli: " + Pattern.quote(host) + " ready after \\d+\\.\\d\\d s: login"
+                    + " \\d+\\.\\d\\d s, probe and staging \\d+\\.\\d\\d s\n").matcher(run.err()).find(), run.err());
         }
         assertTrue(!run.err().contains("sperli-rank-pid"), "the pid line must not be shown: " + run.err());
         assertEquals(4, server.execs(), "one exec per rank");
