@@ -32,10 +32,10 @@ sperli_cds_base() {
 # entry of its class path.
 #
 # A launcher is short-lived and does little computing: one GC thread, small first heap, no C2 warm-up. JAVA_HOME
-# selects the JDK; SPERLI_JAVA_OPTS adds JVM options after these defaults, so they win. The launcher and its local
-# ranks share a class-data archive per JDK and build of JAR (sperli_cds_base), made after the first job with local
-# ranks (org.sperli.launcher.job.ClassDataArchive): until it exists the launcher writes the list of the classes it
-# loaded beside it, and sperli.cds names the archive's base path.
+# selects the JDK; SPERLI_JAVA_OPTS adds JVM options after these defaults, so they win. The launcher has a class-data
+# archive per JDK and build of JAR (sperli_cds_base), BASE.launcher.jsa, made after its first job
+# (org.sperli.launcher.job.ClassDataArchive, which also makes its local ranks' BASE.jsa): until it exists the launcher
+# writes the list of the classes it loaded beside it, and sperli.cds names the archives' base path.
 sperli_exec() {
   local jar="$1"
   shift
@@ -44,8 +44,8 @@ sperli_exec() {
   local defaults=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xshare:auto --enable-native-access=ALL-UNNAMED)
   local cds=() base
   if base="$(sperli_cds_base "$jar")"; then
-    if [ -f "$base.jsa" ]; then
-      cds=(-XX:SharedArchiveFile="$base.jsa" -Dsperli.cds="$base")
+    if [ -f "$base.launcher.jsa" ]; then
+      cds=(-XX:SharedArchiveFile="$base.launcher.jsa" -Dsperli.cds="$base")
     else
       cds=(-XX:DumpLoadedClassList="$base.launcher.classlist" -Dsperli.cds="$base")
     fi

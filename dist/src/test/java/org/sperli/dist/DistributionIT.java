@@ -87,7 +87,7 @@ class DistributionIT {
         assertTrue(auto.outLines().get(1).matches("TLS engine: (accp|jdk) \\(SunJSSE over .*"), auto.shown());
     }
 
-    /** The first job makes the class-data archive that the launcher and its local ranks share; the next uses it. */
+    /** The first job makes the class-data archives of the launcher and of its local ranks; the next uses them. */
     @Test
     void jobsRunFromTheUnpackedTarballWithTheClassDataArchive() throws Exception {
         Result first = shell.run("sperli", "run", "-n", "4", helloJar.toString());
@@ -96,7 +96,8 @@ class DistributionIT {
             assertTrue(first.out().contains("[rank " + rank + "] hello from rank " + rank + " of 4"), first.shown());
         }
         assertTrue(first.err().contains("made a class-data archive"), first.shown());
-        assertEquals(1, archives().size(), "archives: " + archives());
+        assertTrue(first.err().contains("made the launcher's class-data archive"), first.shown());
+        assertEquals(2, archives().size(), "the ranks' and the launcher's: " + archives());
 
         Result demo = shell.run("sperli", "demo");
         assertEquals(0, demo.exitCode(), demo.shown());
@@ -123,9 +124,9 @@ class DistributionIT {
 
     /**
      * With {@code jdk}: the first completed job leaves the ranks' own class-data archive and nothing else of its
-     * making (a static one from a class list before Java 25, a dynamic one after); the next job's ranks map it (with
-     * -Xshare:on a JVM that cannot map its archive does not start), and neither job's output shows any of it. With
-     * the operator's own -Xshare option the ranks record nothing.
+     * making (a static one from a class list before Java 25, a dynamic one after; the launcher's own archive aside);
+     * the next job's ranks map it (with -Xshare:on a JVM that cannot map its archive does not start), and neither
+     * job's output shows any of it. With the operator's own -Xshare option the ranks record nothing.
      */
     private static void rankHostKeepsItsOwnArchive(Path jdk, String cacheName) throws Exception {
         Path cache = dir.resolve(cacheName);
@@ -182,13 +183,15 @@ class DistributionIT {
     }
 
     /** The names of the archives, partial archives, locks and rank class lists in {@code cache}. */
+    /** The files of the ranks' archives in {@code cache}, whole or in the making; not the launcher's own archive. */
     private static List<String> archiveFiles(Path cache) throws IOException {
         if (!Files.isDirectory(cache.resolve("sperli/cds"))) {
             return List.of();
         }
         try (Stream<Path> files = Files.walk(cache.resolve("sperli/cds"))) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.contains(".jsa") || n.contains(".rankd.rank-")).sorted()
-                    .toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> (n.contains(".jsa") || n.contains(".rankd.rank-")) && !n.endsWith(".launcher.jsa"))
+                    .sorted().toList();
         }
     }
 

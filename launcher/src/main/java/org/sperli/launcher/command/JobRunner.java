@@ -121,13 +121,16 @@ final class JobRunner {
             say(report, result != null, reportOrNull, console);
             control.finished(supervisor);
         }
-        if (local.startedAny()) {
+        if (local.startedAny() || remote != null) {
             makeStartCaches(result.exitStatus() == ExitCodes.COMPLETED, console);
         }
         return result.exitStatus();
     }
 
-    /** The class-data archive or AOT cache that a job with local ranks prepared, made now (said in one line). */
+    /**
+     * The class-data archives or AOT cache that the job prepared, made now (said in one line): the ranks' after a job
+     * with local ranks, the launcher's after any job that started ranks (an SSH-only job too).
+     */
     private static void makeStartCaches(boolean jobCompleted, Console console) {
         ClassDataArchive.ofThisJvm().flatMap(archive -> archive.makeIfMissing(jobCompleted)).ifPresent(console::note);
     }

@@ -1,6 +1,7 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,12 +18,14 @@ import org.sperli.jvm.ArchiveDump;
  * classes it needs instead of reading, verifying and defining each one, which was about half of a rank's start-up.
  *
  * <p>{@code scripts/sperli} names the archive's base path ({@value #PROPERTY}): one per JDK and per build of the jar,
- * {@code ~/.cache/sperli/cds/<JDK path>/<jar name>-<size>-<mtime>}, in a directory only the user can use. While
- * {@code BASE.jsa} is missing, the launcher runs with {@code -XX:DumpLoadedClassList=BASE.launcher.classlist}, rank
- * {@value #LISTING_RANK} of the first job with that many local ranks writes {@code BASE.rank.classlist}, and after
- * that job {@link #makeIfMissing}
- * dumps the archive from both lists ({@code java -Xshare:dump}, once, about 5 s). Later JVMs start with
- * {@code -XX:SharedArchiveFile=BASE.jsa}; a JVM that finds the archive does not match (another JDK build, a changed
+ * {@code ~/.cache/sperli/cds/<JDK path>/<jar name>-<size>-<mtime>}, in a directory only the user can use. There are
+ * two archives, so that each JVM maps only what it uses: the ranks' {@code BASE.jsa} and the launcher's
+ * {@code BASE.launcher.jsa}. While the launcher's is missing, the launcher runs with
+ * {@code -XX:DumpLoadedClassList=BASE.launcher.classlist}; while the ranks' is missing, rank {@value #LISTING_RANK} of
+ * the first job with that many local ranks writes {@code BASE.rank.classlist}. After the job {@link #makeIfMissing}
+ * dumps each missing archive whose list is there ({@code java -Xshare:dump}, once, about 5 s each), the launcher's
+ * with the classes of an SSH launch too ({@value #SSH_CLASS_LIST}). Later JVMs start with
+ * {@code -XX:SharedArchiveFile=...}; a JVM that finds the archive does not match (another JDK build, a changed
  * jar) ignores it and starts as before. Lambda and lambda-form lines are left out of the list: dumping them crashes
  * some JDK 17 builds (Debian's 17.0.15) and they are a small part of the gain. The job's own classes are left out
  * too (see {@link org.sperli.jvm.ClassLists#className}).
@@ -49,6 +52,8 @@ public final class ClassDataArchive {
     static final int LISTING_RANK = 1;
     /** The first JDK whose ranks get an AOT cache: 24 has the cache, 25 also keeps the training run's profiles. */
     static final int AOT_CACHE_FEATURE = 25;
+    /** The resource that lists the classes of an SSH launch (see {@link #copySshClassList}). */
+    public static final String SSH_CLASS_LIST = "ssh-client.classlist";
     private static final String AOT_CONFIGURATION = ".aotconf";
     private static final String PARTIAL = ".partial-";
     /**
@@ -88,8 +93,14 @@ public final class ClassDataArchive {
                 ProcessHandle.current().pid()));
     }
 
+    /** The ranks' archive. */
     Path archive() {
         return sibling(".jsa");
+    }
+
+    /** The launcher's own archive: its classes and those of an SSH launch, none of the ranks' alone. */
+    Path launcherArchive() {
+        return sibling(".launcher.jsa");
     }
 
     Path aotCache() {
@@ -142,9 +153,13 @@ public final class ClassDataArchive {
      */
     public Optional<String> makeIfMissing(boolean jobCompleted) {
         Optional<String> archiveNote = makeArchiveIfMissing();
+        Optional<String> launcherNote = makeLauncherArchiveIfMissing();
         Optional<String> aotNote = makeAotCacheIfMissing(jobCompleted);
         removeOrphanedConfigurations();
-        return archiveNote.or(() -> aotNote);
+        if (archiveNote.isPresent() && launcherNote.isPresent()) {
+            return Optional.of(archiveNote.get() + "; " + launcherNote.get());
+        }
+        return archiveNote.or(() -> launcherNote).or(() -> aotNote);
     }
 
     private Optional<String> makeAotCacheIfMissing(boolean jobCompleted) {
@@ -164,27 +179,58 @@ public final class ClassDataArchive {
         }
     }
 
+    /** The ranks' archive, from the list of rank {@value #LISTING_RANK}. */
     private Optional<String> makeArchiveIfMissing() {
         Path rankList = sibling(".rank.classlist");
-        Path launcherList = sibling(".launcher.classlist");
         if (Files.isRegularFile(archive()) || !Files.isRegularFile(rankList)) {
             return Optional.empty();
         }
-        Path merged = sibling(".classlist");
-        Path partial = sibling(PARTIAL + launcherPid + ".jsa");
         try {
-            ArchiveDump.writeClassNames(List.of(launcherList, rankList), merged);
+            return dumpArchive(List.of(rankList), ".classlist", ".jsa", archive(),
+                    "made a class-data archive for faster starts on this JDK");
+        } finally {
+            deleteQuietly(rankList);
+        }
+    }
+
+    /**
+     * The launcher's archive, from its own list and those of an SSH launch: each JVM maps only what it uses, as the
+     * JVM relocates every pointer of an archive it maps (the JDK's default, for address randomisation: about 2.5 ms
+     * a MB here), and the SSH classes would have cost each rank 25 ms.
+     */
+    private Optional<String> makeLauncherArchiveIfMissing() {
+        Path launcherList = sibling(".launcher.classlist");
+        if (Files.isRegularFile(launcherArchive()) || !Files.isRegularFile(launcherList)) {
+            return Optional.empty();
+        }
+        Path sshList = sibling(".ssh.classlist");
+        try {
+            copySshClassList(sshList);
+            return dumpArchive(List.of(launcherList, sshList), ".launcher.classlist-all", ".launcher.jsa",
+                    launcherArchive(), "made the launcher's class-data archive");
+        } catch (IOException e) {
+            return Optional.of("the launcher's class-data archive not made: " + e.getMessage());
+        } finally {
+            deleteQuietly(sshList);
+            deleteQuietly(launcherList);
+        }
+    }
+
+    /** Dumps the classes of {@code lists} into {@code target} through a partial file; the note of {@link #make}. */
+    private Optional<String> dumpArchive(List<Path> lists, String mergedSuffix, String suffix, Path target,
+                                         String made) {
+        Path merged = sibling(mergedSuffix);
+        Path partial = sibling(PARTIAL + launcherPid + suffix);
+        try {
+            ArchiveDump.writeClassNames(lists, merged);
             // With the module options of the launcher and the ranks: a JVM whose options differ uses the archive only
             // in part and says so in three error lines on JDK 25.
             return make("class-data archive", ArchiveDump.staticDumpCommand(javaCommand,
-                    List.of(AccpLibrary.NATIVE_ACCESS), merged, partial, jar.toString()),
-                    partial, archive(), "made a class-data archive for faster starts on this JDK");
+                    List.of(AccpLibrary.NATIVE_ACCESS), merged, partial, jar.toString()), partial, target, made);
         } catch (IOException e) {
             return Optional.of("class-data archive not made: " + e.getMessage());
         } finally {
             deleteQuietly(merged);
-            deleteQuietly(rankList);
-            deleteQuietly(launcherList);
         }
     }
 
@@ -206,6 +252,21 @@ public final class ClassDataArchive {
             return Optional.empty();
         } finally {
             deleteQuietly(partial);
+        }
+    }
+
+    /**
+     * Copies the classes a launcher loads to start ranks over SSH ({@value #SSH_CLASS_LIST}, a resource beside this
+     * class) to {@code copy}, for the archive. The job that makes the archive ran local ranks, so its launcher never
+     * loaded the SSH client; without these every SSH launch read about 1,300 classes of the SSH library and its
+     * Bouncy Castle provider from the jar: 0.33 s of a 4.65 s launch on one SSH host and a fifth of the launcher's
+     * CPU. {@code SshClassListTest} keeps the list current.
+     */
+    private static void copySshClassList(Path copy) throws IOException {
+        try (InputStream in = ClassDataArchive.class.getResourceAsStream(SSH_CLASS_LIST)) {
+            if (in != null) {
+                Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import javax.tools.ToolProvider;
@@ -162,6 +163,42 @@ class ClassDataArchiveTest {
     }
 
     /** A jar with one class, Hello, whose main says hello to its arguments. */
+    /**
+     * The ranks' archive and the launcher's are made apart, each from its own list (the launcher's with the classes of
+     * an SSH launch): a JVM maps, and relocates, only what it uses. A job without local ranks makes the launcher's
+     * alone, and the ranks' follows with the first job that lists a rank's classes.
+     */
+    @Test
+    void theRanksArchiveAndTheLaunchersAreMadeApartEachFromItsOwnList(@TempDir Path dir) throws Exception {
+        Path jar = helloJar(dir);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ClassDataArchive archive = new ClassDataArchive(dir.resolve("sperli-x"), jar, java, 17, LAUNCHER_PID);
+        Files.writeString(dir.resolve("sperli-x.launcher.classlist"), "java/lang/Object id: 0\n");
+
+        assertEquals(Optional.of("made the launcher's class-data archive: " + archive.launcherArchive()),
+                archive.makeIfMissing(true));
+        assertFalse(Files.exists(archive.archive()), "no rank listed its classes, so no ranks' archive");
+
+        Files.writeString(dir.resolve("sperli-x.rank.classlist"), "java/lang/Object id: 0\nHello id: 1\n");
+
+        assertEquals(Optional.of("made a class-data archive for faster starts on this JDK: " + archive.archive()),
+                archive.makeIfMissing(true));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of("sperli-x.jsa", "sperli-x.launcher.jsa"), files.map(f -> f.getFileName().toString())
+                    .filter(name -> name.startsWith("sperli-x")).sorted().toList(), "the lists are used up");
+        }
+        assertTrue(classSource(java, archive.archive(), jar).contains("Hello source: shared objects file"));
+        assertFalse(classSource(java, archive.launcherArchive(), jar).contains("Hello source: shared objects file"),
+                "the rank's class is not the launcher's to map");
+        assertEquals(Optional.empty(), archive.makeIfMissing(true));
+    }
+
+    private static String classSource(String java, Path archive, Path jar) throws Exception {
+        return run(List.of(java, AccpLibrary.NATIVE_ACCESS, "-XX:SharedArchiveFile=" + archive, "-Xshare:on",
+                "-Xlog:class+load=info", "-cp", jar.toString(), "Hello")).lines()
+                .filter(l -> l.contains(" Hello source:")).findFirst().orElse("");
+    }
+
     private static Path helloJar(Path dir) throws Exception {
         Path source = dir.resolve("Hello.java");
         Files.writeString(source, "public class Hello { public static void main(String[] a) {"

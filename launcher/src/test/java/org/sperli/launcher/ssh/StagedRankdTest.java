@@ -229,7 +229,7 @@ class StagedRankdTest {
     }
 
     /** The rank daemon's self-contained jar, which the reactor builds (package) before this module's tests run. */
-    private static Path rankdAllJar() throws IOException {
+    static Path rankdAllJar() throws IOException {
         Path target = Path.of("..", "rankd", "target").toAbsolutePath().normalize();
         try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "sperli-rankd-*-all.jar")) {
             for (Path p : jars) {
