@@ -145,11 +145,11 @@ public final class ClassDataArchive {
     }
 
     /**
-     * Makes what the job just ended has prepared: the archive from the class lists when it is missing and rank
-     * {@value #LISTING_RANK} wrote its list, or the AOT cache from this launcher's training run when it is missing
-     * and {@code jobCompleted} (a rank stopped in the middle of its run may leave half a configuration). Returns what
-     * to tell the operator (one line), or empty when nothing was done. Never throws: without them JVMs only start
-     * slower.
+     * Makes what the job just ended has prepared: the ranks' archive when it is missing and rank
+     * {@value #LISTING_RANK} wrote its list, the launcher's when it is missing and the launcher wrote its list, and
+     * the AOT cache from this launcher's training run when it is missing and {@code jobCompleted} (a rank stopped in
+     * the middle of its run may leave half a configuration). Returns what to tell the operator (one line), or empty
+     * when nothing was done. Never throws: without them JVMs only start slower.
      */
     public Optional<String> makeIfMissing(boolean jobCompleted) {
         Optional<String> archiveNote = makeArchiveIfMissing();
