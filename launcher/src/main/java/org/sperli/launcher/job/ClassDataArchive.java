@@ -9,6 +9,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.sperli.crypto.AccpLibrary;
 import org.sperli.jvm.ArchiveDump;
 
@@ -54,6 +56,7 @@ public final class ClassDataArchive {
     static final int AOT_CACHE_FEATURE = 25;
     /** The resource that lists the classes of an SSH launch (see {@link #copySshClassList}). */
     public static final String SSH_CLASS_LIST = "ssh-client.classlist";
+    private static final String LAUNCHER_ARCHIVE = "the launcher's class-data archive";
     private static final String AOT_CONFIGURATION = ".aotconf";
     private static final String PARTIAL = ".partial-";
     /**
@@ -156,10 +159,9 @@ public final class ClassDataArchive {
         Optional<String> launcherNote = makeLauncherArchiveIfMissing();
         Optional<String> aotNote = makeAotCacheIfMissing(jobCompleted);
         removeOrphanedConfigurations();
-        if (archiveNote.isPresent() && launcherNote.isPresent()) {
-            return Optional.of(archiveNote.get() + "; " + launcherNote.get());
-        }
-        return archiveNote.or(() -> launcherNote).or(() -> aotNote);
+        String notes = Stream.of(archiveNote, launcherNote, aotNote).flatMap(Optional::stream)
+                .collect(Collectors.joining("; "));
+        return notes.isEmpty() ? Optional.empty() : Optional.of(notes);
     }
 
     private Optional<String> makeAotCacheIfMissing(boolean jobCompleted) {
@@ -186,7 +188,7 @@ public final class ClassDataArchive {
             return Optional.empty();
         }
         try {
-            return dumpArchive(List.of(rankList), ".classlist", ".jsa", archive(),
+            return dumpArchive("class-data archive", List.of(rankList), ".classlist", ".jsa", archive(),
                     "made a class-data archive for faster starts on this JDK");
         } finally {
             deleteQuietly(rankList);
@@ -206,29 +208,32 @@ public final class ClassDataArchive {
         Path sshList = sibling(".ssh.classlist");
         try {
             copySshClassList(sshList);
-            return dumpArchive(List.of(launcherList, sshList), ".launcher.classlist-all", ".launcher.jsa",
-                    launcherArchive(), "made the launcher's class-data archive");
+            return dumpArchive(LAUNCHER_ARCHIVE, List.of(launcherList, sshList), ".launcher.classlist-all",
+                    ".launcher.jsa", launcherArchive(), "made the launcher's class-data archive");
         } catch (IOException e) {
-            return Optional.of("the launcher's class-data archive not made: " + e.getMessage());
+            return Optional.of(LAUNCHER_ARCHIVE + " not made: " + e.getMessage());
         } finally {
             deleteQuietly(sshList);
             deleteQuietly(launcherList);
         }
     }
 
-    /** Dumps the classes of {@code lists} into {@code target} through a partial file; the note of {@link #make}. */
-    private Optional<String> dumpArchive(List<Path> lists, String mergedSuffix, String suffix, Path target,
-                                         String made) {
+    /**
+     * Dumps the classes of {@code lists} into {@code target} (named {@code what} in a failure) through a partial file;
+     * the note of {@link #make}.
+     */
+    private Optional<String> dumpArchive(String what, List<Path> lists, String mergedSuffix, String suffix,
+                                         Path target, String made) {
         Path merged = sibling(mergedSuffix);
         Path partial = sibling(PARTIAL + launcherPid + suffix);
         try {
             ArchiveDump.writeClassNames(lists, merged);
             // With the module options of the launcher and the ranks: a JVM whose options differ uses the archive only
             // in part and says so in three error lines on JDK 25.
-            return make("class-data archive", ArchiveDump.staticDumpCommand(javaCommand,
-                    List.of(AccpLibrary.NATIVE_ACCESS), merged, partial, jar.toString()), partial, target, made);
+            return make(what, ArchiveDump.staticDumpCommand(javaCommand, List.of(AccpLibrary.NATIVE_ACCESS), merged,
+                    partial, jar.toString()), partial, target, made);
         } catch (IOException e) {
-            return Optional.of("class-data archive not made: " + e.getMessage());
+            return Optional.of(what + " not made: " + e.getMessage());
         } finally {
             deleteQuietly(merged);
         }
