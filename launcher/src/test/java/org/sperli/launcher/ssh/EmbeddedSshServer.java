@@ -126,6 +126,15 @@ final class EmbeddedSshServer implements AutoCloseable {
         return List.copyOf(sentEnvironments);
     }
 
+    /**
+     * Fills {@code sshDir} for a launcher that reaches this server as {@code localhost}: the user key as
+     * {@code id_ecdsa}, a known_hosts line, and a config that names the server's port.
+     */
+    void writeLocalhostClient(Path sshDir) throws IOException, GeneralSecurityException {
+        writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
+        Files.writeString(sshDir.resolve("config"), "Host localhost\n    Port " + port() + "\n");
+    }
+
     PublicKey hostKey() throws IOException, GeneralSecurityException {
         return server.getKeyPairProvider().loadKeys(null).iterator().next().getPublic();
     }

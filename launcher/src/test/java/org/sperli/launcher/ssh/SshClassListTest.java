@@ -47,8 +47,7 @@ class SshClassListTest {
     void theArchivesSshListNamesEveryLibraryClassAnSshLaunchLoads() throws Exception {
         server = EmbeddedSshServer.start(Files.createDirectory(dir.resolve("remote-home")));
         Path sshDir = dir.resolve("ssh");
-        server.writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
-        Files.writeString(sshDir.resolve("config"), "Host localhost\n    Port " + server.port() + "\n");
+        server.writeLocalhostClient(sshDir);
         Path jar = LauncherHarness.testJar(dir);
         Path classList = dir.resolve("launcher.classlist");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

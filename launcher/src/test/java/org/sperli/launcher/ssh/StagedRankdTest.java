@@ -46,8 +46,7 @@ class StagedRankdTest {
         rankdJar = rankdAllJar();
         server = EmbeddedSshServer.start(Files.createDirectory(dir.resolve("remote-home")));
         sshDir = dir.resolve("ssh");
-        server.writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
-        Files.writeString(sshDir.resolve("config"), "Host localhost\n    Port " + server.port() + "\n");
+        server.writeLocalhostClient(sshDir);
         jar = LauncherHarness.testJar(dir);
     }
 
@@ -168,8 +167,7 @@ class StagedRankdTest {
         server.close();
         Path home = Files.createDirectory(dir.resolve("home-without-sftp"));
         server = EmbeddedSshServer.startWithoutSftp(home);
-        server.writeClientFiles(sshDir, "id_ecdsa", List.of("localhost"));
-        Files.writeString(sshDir.resolve("config"), "Host localhost\n    Port " + server.port() + "\n");
+        server.writeLocalhostClient(sshDir);
 
         LauncherHarness.Run run = run(javaOfThisJvm());
 
