@@ -19,6 +19,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The sockets of one rank: its event loops, its listening socket and its dialed connections. TCP_NODELAY on every
  * connection; each connection's pipeline comes from {@link PeerPipeline}.
+ *
+ * <p>A failed write ends only the connection's output ({@code AUTO_CLOSE} off); the connection closes when reading
+ * reaches its end (protocol 7.5). A peer that sent ABORT and closed answers a frame that arrives after that with a TCP
+ * reset, and the next write here fails while its ABORT still waits in the socket: Netty's default would close the
+ * channel unread, and this rank would report the close (H1613) instead of the job's verdict.
  */
 public final class Connections implements AutoCloseable {
     /** Event-loop threads of one rank: one reads while the other writes, more only compete for the cores. */
@@ -46,6 +51,7 @@ public final class Connections implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
+                .childOption(ChannelOption.AUTO_CLOSE, false)
                 .childHandler(init)
                 .bind(new InetSocketAddress("0.0.0.0", port)).awaitUninterruptibly();
         if (!bound.isSuccess()) {
@@ -62,6 +68,7 @@ public final class Connections implements AutoCloseable {
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOCATOR, ALLOCATOR)
+                .option(ChannelOption.AUTO_CLOSE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
                 .handler(init)
                 .connect(address).awaitUninterruptibly().isSuccess();
