@@ -16,6 +16,7 @@ import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Frame;
 import org.sperli.transport.OutboundFrame;
 import org.sperli.transport.PeerChannel;
+import org.sperli.transport.Progress;
 
 /**
  * What the collectives, the checkpoints and the resume see of the job: frames out to one peer, the next queued
@@ -32,12 +33,14 @@ final class FrameLink {
     private final Links links;
     private final Mailbox mailbox;
     private final JobFate fate;
+    private final Progress progress;
 
-    FrameLink(RankConfig config, Links links, Mailbox mailbox, JobFate fate) {
+    FrameLink(RankConfig config, Links links, Mailbox mailbox, JobFate fate, Progress progress) {
         this.config = config;
         this.links = links;
         this.mailbox = mailbox;
         this.fate = fate;
+        this.progress = progress;
     }
 
     RankConfig config() {
@@ -69,7 +72,7 @@ final class FrameLink {
 
     private SendRequest send(int dest, FrameHeader header, ByteBuf payload) {
         PeerChannel channel = liveChannel(dest);
-        return new SendRequest(dest, channel.write(new OutboundFrame(header, payload)), fate);
+        return new SendRequest(dest, channel.write(new OutboundFrame(header, payload)), fate, progress);
     }
 
     private PeerChannel liveChannel(int dest) {

@@ -11,6 +11,7 @@ import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.transport.FlowControl;
 import org.sperli.transport.Frame;
+import org.sperli.transport.Progress;
 
 /**
  * The frames of one rank that arrived but were not yet asked for, and the receives posted before their frame: tag
@@ -18,20 +19,27 @@ import org.sperli.transport.Frame;
  * call (DATA, COLLECTIVE, CKPT and RESUME), so that each kind takes only its own frames in arrival order, and the
  * queued bytes reported to each connection's {@link FlowControl}.
  *
- * <p>Frames arrive on event-loop threads; program threads wait on one condition, which every arrival, close and the
- * job's end signal. Once the job has ended (failed or leaving) arriving frames are dropped.
+ * <p>Frames arrive on the thread that drives the connections' event loop, which is, most of the time, the program
+ * thread waiting for them: a waiting thread runs the loop itself ({@link Progress}), and waits on one condition only
+ * where it cannot. Every arrival, close and the job's end counts as a change, which ends a wait to look again. Once
+ * the job has ended (failed or leaving) arriving frames are dropped.
  */
 final class Mailbox {
     /** The heap a queued frame takes besides its payload: the frame, its header, its buffer and the queue's slot. */
     static final long QUEUED_FRAME_OVERHEAD_BYTES = 192;
+    /** A waiter that drives the loop looks at its state again at least this often, whatever the loop says. */
+    private static final long LONGEST_PAUSE_NS = 100_000_000L;
 
     // Each method takes the lock itself, lock-try-finally written out, which makes the short ones look alike: deliver
     // runs for every frame on an event loop, and the waits hold the lock across Condition.await, which a helper taking
     // a lambda would hide (holds() serves the one-line reads).
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    /** Counts the changes, so that a thread driving the loop sees one that another thread's driving made. */
+    private volatile int changes;
     private final Box[] boxes;
     private final JobFate fate;
+    private final Progress progress;
 
     /** The state of one peer; guarded by the lock. */
     private static final class Box {
@@ -72,8 +80,9 @@ final class Mailbox {
     /** Which queue a frame goes to and which kind of call takes from it. */
     enum Kind { DATA, COLLECTIVE, CHECKPOINT }
 
-    Mailbox(int size, int ownRank, JobFate fate) {
+    Mailbox(int size, int ownRank, JobFate fate, Progress progress) {
         this.fate = fate;
+        this.progress = progress;
         boxes = new Box[size];
         for (int r = 0; r < size; r++) {
             boxes[r] = r == ownRank ? null : new Box(r);
@@ -90,7 +99,7 @@ final class Mailbox {
         }
     }
 
-    // arrivals, on the event loops
+    // arrivals, on the thread that drives the event loop
 
     /** A frame of {@code kind} from {@code peer}: to the receive posted for it (DATA), or queued. */
     void deliver(int peer, Kind kind, Frame frame) {
@@ -105,7 +114,7 @@ final class Mailbox {
             if (waiting != null) {
                 waiting.matched(frame);
                 updateWanted(box);
-                changed.signalAll();
+                signal();
             } else {
                 queue(box, box.queue(kind), frame);
             }
@@ -119,7 +128,7 @@ final class Mailbox {
         lock.lock();
         try {
             boxes[peer].byeReceived = true;
-            changed.signalAll();
+            signal();
         } finally {
             lock.unlock();
         }
@@ -131,7 +140,7 @@ final class Mailbox {
         try {
             Box box = boxes[peer];
             box.closed = true;
-            changed.signalAll();
+            signal();
             return box.byeReceived;
         } finally {
             lock.unlock();
@@ -142,10 +151,11 @@ final class Mailbox {
     void wakeAll() {
         lock.lock();
         try {
-            changed.signalAll();
+            signal();
         } finally {
             lock.unlock();
         }
+        progress.wakeup();
     }
 
     // the program's side
@@ -210,6 +220,7 @@ final class Mailbox {
      */
     boolean awaitMatch(RecvRequest request, long timeoutNs) {
         long deadline = System.nanoTime() + timeoutNs;
+        boolean interrupted = false;
         lock.lock();
         try {
             while (!request.done()) {
@@ -218,22 +229,22 @@ final class Mailbox {
                     throw new SperliException(ErrorCode.H1613, "rank " + request.source
                             + " left before sending a message with tag " + request.tag);
                 }
-                if (timeoutNs < 0) {
-                    changed.awaitUninterruptibly();
-                } else {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    changed.awaitNanos(left);
+                long left = timeoutNs < 0 ? -1 : deadline - System.nanoTime();
+                if (timeoutNs >= 0 && left <= 0) {
+                    return false;
+                }
+                interrupted |= pause(left);
+                if (interrupted && timeoutNs >= 0) {
+                    // a wait with a bound ends at an interrupt; one without keeps waiting, the interrupt kept
+                    throw new SperliException(ErrorCode.H1612, "interrupted while waiting for rank " + request.source);
                 }
             }
             return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SperliException(ErrorCode.H1612, "interrupted while waiting for rank " + request.source);
         } finally {
             lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -281,15 +292,11 @@ final class Mailbox {
                 box.waiters++;
                 updateWanted(box);
                 try {
-                    if (timeoutNs < 0) {
-                        changed.awaitUninterruptibly();
-                    } else {
-                        long left = deadline - System.nanoTime();
-                        if (left <= 0) {
-                            return null;
-                        }
-                        interrupted |= awaitNanosInterrupted(left);
+                    long left = timeoutNs < 0 ? -1 : deadline - System.nanoTime();
+                    if (timeoutNs >= 0 && left <= 0) {
+                        return null;
                     }
+                    interrupted |= pause(left);
                 } finally {
                     box.waiters--;
                     updateWanted(box);
@@ -337,16 +344,42 @@ final class Mailbox {
     // under the lock
 
     /**
-     * Waits on {@link #changed} up to {@code ns}; returns whether an interrupt came, which the caller sets again once
-     * it stops waiting (set at once, every later wait would return at once and the loop would spin).
+     * Waits for a change, up to {@code ns} (negative: until one comes), running the connections meanwhile where this
+     * thread can; returns whether an interrupt came, which the caller sets again once it stops waiting (set at once,
+     * every later wait would return at once and the loop would spin). Called and returns under the lock, which it lets
+     * go while it waits.
      */
-    private boolean awaitNanosInterrupted(long ns) {
+    private boolean pause(long ns) {
+        int seen = changes;
+        boolean drove;
+        lock.unlock();
         try {
-            changed.awaitNanos(ns);
+            drove = progress.drive(ns < 0 ? LONGEST_PAUSE_NS : ns, () -> changes != seen);
+        } finally {
+            lock.lock();
+        }
+        if (drove) {
+            return Thread.interrupted();
+        }
+        if (changes != seen) {
+            return false;
+        }
+        try {
+            if (ns < 0) {
+                changed.await();
+            } else {
+                changed.awaitNanos(ns);
+            }
             return false;
         } catch (InterruptedException e) {
             return true;
         }
+    }
+
+    /** A change: waiters look again. */
+    private void signal() {
+        changes++;
+        changed.signalAll();
     }
 
     /**
@@ -364,7 +397,7 @@ final class Mailbox {
         if (box.flow != null) {
             box.flow.queued(queuedCost(kept));
         }
-        changed.signalAll();
+        signal();
     }
 
     private static void taken(Box box, Frame frame) {

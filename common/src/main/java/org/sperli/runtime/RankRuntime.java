@@ -17,6 +17,7 @@ import org.sperli.SperliException;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Connections;
+import org.sperli.transport.Progress;
 
 /**
  * One rank's running job, as its program sees it: the {@link Communicator} over the parts that do the work.
@@ -44,11 +45,12 @@ public final class RankRuntime implements Communicator, AutoCloseable {
     private RankRuntime(RankConfig config) {
         this.config = config;
         this.links = new Links(config.size(), config.rank());
-        this.mailbox = new Mailbox(config.size(), config.rank(), fate);
+        this.connections = config.size() == 1 ? null : new Connections();
+        Progress progress = connections == null ? Progress.NONE : connections.progress();
+        this.mailbox = new Mailbox(config.size(), config.rank(), fate, progress);
         fate.whenEnded(mailbox::wakeAll);
         fate.whenEnded(links::wakeAll);
-        this.frames = new FrameLink(config, links, mailbox, fate);
-        this.connections = config.size() == 1 ? null : new Connections();
+        this.frames = new FrameLink(config, links, mailbox, fate, progress);
         OpenRequests open = new OpenRequests();
         this.pointToPoint = new PointToPoint(frames, mailbox, open);
         this.collectives = new CollectiveEngine(frames);

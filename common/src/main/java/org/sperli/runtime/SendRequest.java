@@ -5,17 +5,22 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.transport.Progress;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
 final class SendRequest extends CountedRequest<Void> {
+    /** A sender that drives the loop looks at its write again at least this often. */
+    private static final long LONGEST_PAUSE_NS = 100_000_000L;
     private final int dest;
     private final ChannelFuture future;
     private final JobFate fate;
+    private final Progress progress;
 
-    SendRequest(int dest, ChannelFuture future, JobFate fate) {
+    SendRequest(int dest, ChannelFuture future, JobFate fate, Progress progress) {
         this.dest = dest;
         this.future = future;
         this.fate = fate;
+        this.progress = progress;
     }
 
     @Override
@@ -41,9 +46,7 @@ final class SendRequest extends CountedRequest<Void> {
 
     /** Waits up to {@code timeoutNs} (negative: no bound); throws the job's failure or H1613 if the send failed. */
     void awaitNanos(long timeoutNs) {
-        boolean done = timeoutNs < 0 ? future.awaitUninterruptibly().isDone()
-                : future.awaitUninterruptibly(timeoutNs, TimeUnit.NANOSECONDS);
-        if (!done) {
+        if (!awaitDone(timeoutNs)) {
             return;
         }
         seen();
@@ -53,6 +56,25 @@ final class SendRequest extends CountedRequest<Void> {
             throw fate.failureOr(new SperliException(ErrorCode.H1613, "rank " + dest + " is gone: "
                     + future.cause()));
         }
+    }
+
+    /**
+     * Waits until the write is done, running the connections meanwhile where this thread can (the bytes of a large
+     * payload go out as the socket takes them); false when {@code timeoutNs} (negative: no bound) passed first.
+     */
+    private boolean awaitDone(long timeoutNs) {
+        long deadline = System.nanoTime() + timeoutNs;
+        while (!future.isDone()) {
+            long left = timeoutNs < 0 ? LONGEST_PAUSE_NS : deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (!progress.drive(left, future::isDone)) {
+                return timeoutNs < 0 ? future.awaitUninterruptibly().isDone()
+                        : future.awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
+            }
+        }
+        return true;
     }
 
     /**

@@ -8,8 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -17,7 +15,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The sockets of one rank: its event loops, its listening socket and its dialed connections. TCP_NODELAY on every
+ * The sockets of one rank: its event loop, its listening socket and its dialed connections. TCP_NODELAY on every
  * connection; each connection's pipeline comes from {@link PeerPipeline}.
  *
  * <p>A failed write ends only the connection's output ({@code AUTO_CLOSE} off); the connection closes when reading
@@ -26,8 +24,6 @@ import java.util.concurrent.TimeUnit;
  * channel unread, and this rank would report the close (H1613) instead of the job's verdict.
  */
 public final class Connections implements AutoCloseable {
-    /** Event-loop threads of one rank: one reads while the other writes, more only compete for the cores. */
-    static final int EVENT_LOOPS = 2;
     private static final int CONNECT_TIMEOUT_MS = 1000;
     /**
      * Heap buffers behind the socket reads: TLS decrypts and encrypts byte arrays (see {@link HeapCumulator}), and
@@ -35,7 +31,8 @@ public final class Connections implements AutoCloseable {
      */
     private static final ByteBufAllocator ALLOCATOR = new AdaptiveByteBufAllocator(false);
 
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(EVENT_LOOPS, NioIoHandler.newFactory());
+    /** One loop for every connection of the rank, run by the threads that wait on it (see {@link DrivenLoop}). */
+    private final DrivenLoop loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io");
     private Channel server;
 
     /**
@@ -46,7 +43,7 @@ public final class Connections implements AutoCloseable {
         // The same options as dial's, set on the accepted children: Netty's server and client bootstraps share no
         // builder for them, so the two chains are alike on purpose.
         ChannelFuture bound = new ServerBootstrap()
-                .group(group)
+                .group(loop)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -64,7 +61,7 @@ public final class Connections implements AutoCloseable {
     /** One TCP connect to {@code address} with {@code init} as the connection's pipeline; true when it connected. */
     public boolean dial(InetSocketAddress address, ChannelInitializer<Channel> init) {
         return new Bootstrap()
-                .group(group)
+                .group(loop)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOCATOR, ALLOCATOR)
@@ -82,10 +79,15 @@ public final class Connections implements AutoCloseable {
         }
     }
 
-    /** Stops listening and ends the event loops (bounded: a few seconds at most). */
+    /** How a thread that waits for these connections runs them. */
+    public Progress progress() {
+        return loop;
+    }
+
+    /** Stops listening and ends the event loop (bounded: a few seconds at most). */
     @Override
     public void close() {
         stopListening();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 }

@@ -18,8 +18,17 @@ public final class PeerChannel {
         this.flow = flow;
     }
 
-    /** Queues {@code frame} and flushes; the future completes once TLS has consumed the payload. */
+    /**
+     * Queues {@code frame} and flushes; the future completes once TLS has consumed the payload. Where the calling
+     * thread can drive the connection's loop now, it encrypts and writes itself; otherwise the loop's driver does.
+     */
     public ChannelFuture write(OutboundFrame frame) {
+        if (channel.eventLoop() instanceof DrivenLoop loop) {
+            ChannelFuture written = loop.callAsDriver(() -> channel.writeAndFlush(frame));
+            if (written != null) {
+                return written;
+            }
+        }
         return channel.writeAndFlush(frame);
     }
 
@@ -32,14 +41,14 @@ public final class PeerChannel {
     }
 
     /**
-     * Runs {@code task} on this connection's event loop after {@code delayMs}, closed or not: the rank's event loops
-     * run until the rank ends, and a timer there needs no thread of its own.
+     * Runs {@code task} on this connection's event loop after {@code delayMs}, closed or not: the rank's event loop
+     * runs until the rank ends, and a timer there needs no thread of its own.
      */
     public void schedule(Runnable task, long delayMs) {
         try {
             channel.eventLoop().schedule(task, delayMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException shuttingDown) {
-            // The rank is ending its event loops: the task cannot wait, so it runs now.
+            // The rank is ending its event loop: the task cannot wait, so it runs now.
             task.run();
         }
     }

@@ -12,8 +12,9 @@
  * ({@link org.sperli.transport.FlowControl}: reading paused while too much is queued), {@code hello-gate} (removes
  * itself after HELLO), {@code liveness} (heartbeats and silence), {@code peer} (hands frames to the runtime).
  *
- * <p>{@link org.sperli.transport.Connections} owns the event loops and sockets; the runtime sees a connection only as
- * a {@link org.sperli.transport.PeerChannel}. Protocol decisions live in {@code org.sperli.protocol}; this package
+ * <p>{@link org.sperli.transport.Connections} owns the event loop and sockets; the runtime sees a connection only as
+ * a {@link org.sperli.transport.PeerChannel}, and runs the loop while it waits ({@link org.sperli.transport.Progress},
+ * {@link org.sperli.transport.DrivenLoop}). Protocol decisions live in {@code org.sperli.protocol}; this package
  * only moves bytes and applies verdicts.
  */
 package org.sperli.transport;

@@ -1,0 +1,375 @@
+package org.sperli.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoRegistration;
+import io.netty.util.concurrent.AbstractScheduledEventExecutor;
+import io.netty.util.concurrent.DefaultPromise;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.Promise;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * One rank's event loop, run by whichever thread holds its drive lock: a program thread that waits for a frame runs
+ * the loop itself (it reads, decrypts and delivers the frame in its own thread), and a send from a thread that can
+ * take the lock encrypts and writes at once. A frame then costs no hand-off between threads on either side, which on
+ * a small machine was most of a message's time (two wake-ups per message: to the event-loop thread and back).
+ *
+ * <p>While no program thread drives, the loop's own thread (the keeper) does: once the lock has been free for
+ * {@link #TAKEOVER_NANOS}, at once when a task is queued with nobody driving, and for the shutdown. So heartbeats,
+ * silence timers and background sends run while the program computes. A thread that wants the lock while the keeper
+ * holds it wakes the keeper's select, which then gives the lock up.
+ *
+ * <p>Netty's rule that a channel is touched by one thread at a time holds: {@link #inEventLoop(Thread)} is true only
+ * for the thread that holds the lock, and the lock orders what each holder did before the next.
+ */
+public final class DrivenLoop extends AbstractScheduledEventExecutor implements IoEventLoop, Progress {
+    /**
+     * How long the lock may be free before the keeper drives: long enough that a program between two calls (a send,
+     * then a receive) is not interrupted, short against the heartbeat interval (1 s).
+     */
+    static final long TAKEOVER_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** The keeper's longest select: it looks at the shutdown and at waiting threads at least this often. */
+    private static final long KEEPER_SELECT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final int SHUTDOWN_PASSES = 4;
+    private static final int TASKS_PER_PASS = 1024;
+    private static final int RUNNING = 0;
+    private static final int SHUTTING_DOWN = 1;
+    private static final int TERMINATED = 2;
+
+    private final ReentrantLock drive = new ReentrantLock();
+    /** The thread that holds {@link #drive}, or null. */
+    private volatile Thread driver;
+    /** Threads that wait for {@link #drive} and have woken the current driver's select. */
+    private final AtomicInteger wanting = new AtomicInteger();
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final IoHandler handler;
+    private final Promise<?> termination = new DefaultPromise<Void>(GlobalEventExecutor.INSTANCE);
+    private final AtomicInteger state = new AtomicInteger(RUNNING);
+    private final Thread keeper;
+    private final Context context = new Context();
+    private volatile long releasedAt = System.nanoTime();
+    private volatile boolean poked;
+    private boolean initialized;
+
+    public DrivenLoop(IoHandlerFactory factory, String keeperName) {
+        this.handler = factory.newHandler(this);
+        this.keeper = new Thread(this::keep, keeperName);
+        keeper.setDaemon(true);
+        keeper.start();
+    }
+
+    // driving, for waiting and sending threads
+
+    /**
+     * Runs the loop once in the calling thread: handles what is ready and waits up to {@code maxNanos} for more, but
+     * not at all when {@code changed} already says the caller's wait is over (an arrival that another thread's
+     * driving made meanwhile). A thread that had to wait for the lock only handles what is ready and returns, so that
+     * its caller looks again. Returns false, without running, once the loop has ended: the caller waits otherwise.
+     */
+    @Override
+    public boolean drive(long maxNanos, BooleanSupplier changed) {
+        if (state.get() == TERMINATED || drive.isHeldByCurrentThread()) {
+            // A handler of this loop that waits cannot run the loop inside its own pass.
+            return false;
+        }
+        // An interrupted thread's select returns at once: the flag is kept for the caller, not for the select.
+        boolean interrupted = Thread.interrupted();
+        boolean waited = acquire();
+        try {
+            if (state.get() != RUNNING) {
+                return false;
+            }
+            runOnce(waited || changed.getAsBoolean() ? -1 : Math.max(1, maxNanos));
+            return true;
+        } finally {
+            release();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * What {@code action} returns, run as the loop's driver when the lock is free now, so that a write goes out from
+     * the calling thread (and the tasks it queued run before the lock is let go); null, without running it,
+     * otherwise: the caller then hands the write to the driver.
+     */
+    public <T> T callAsDriver(Supplier<T> action) {
+        if (drive.isHeldByCurrentThread()) {
+            return action.get();
+        }
+        if (state.get() != RUNNING || !drive.tryLock()) {
+            return null;
+        }
+        driver = Thread.currentThread();
+        try {
+            T result = action.get();
+            runTasks();
+            return result;
+        } finally {
+            release();
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        if (state.get() != TERMINATED) {
+            handler.wakeup();
+        }
+    }
+
+    /** Takes the lock; returns whether another thread held it first (then its select was woken). */
+    private boolean acquire() {
+        if (drive.tryLock()) {
+            driver = Thread.currentThread();
+            return false;
+        }
+        wanting.incrementAndGet();
+        try {
+            handler.wakeup();
+            drive.lock();
+        } finally {
+            wanting.decrementAndGet();
+        }
+        driver = Thread.currentThread();
+        return true;
+    }
+
+    private void release() {
+        driver = null;
+        releasedAt = System.nanoTime();
+        drive.unlock();
+        if (!tasks.isEmpty() || state.get() != RUNNING) {
+            poke();
+        }
+    }
+
+    private void poke() {
+        poked = true;
+        LockSupport.unpark(keeper);
+    }
+
+    /** One pass: I/O (waiting up to {@code waitNanos} when positive and nothing is queued), then the due tasks. */
+    private void runOnce(long waitNanos) {
+        if (!initialized) {
+            initialized = true;
+            handler.initialize();
+        }
+        context.maxWaitNanos = waitNanos;
+        handler.run(context);
+        runTasks();
+    }
+
+    /** Runs the due tasks, at most {@link #TASKS_PER_PASS}: a task that queues another cannot keep a pass going. */
+    private void runTasks() {
+        fetchFromScheduledTaskQueue(tasks);
+        Runnable task;
+        for (int ran = 0; ran < TASKS_PER_PASS && (task = tasks.poll()) != null; ran++) {
+            safeExecute(task);
+        }
+    }
+
+    // the keeper
+
+    private void keep() {
+        while (state.get() != TERMINATED) {
+            LockSupport.parkNanos(this, TAKEOVER_NANOS);
+            boolean pokedNow = poked;
+            poked = false;
+            if (state.get() == SHUTTING_DOWN) {
+                acquire();
+                try {
+                    finishShutdown();
+                } finally {
+                    release();
+                }
+                return;
+            }
+            if (driver != null || wanting.get() > 0
+                    || !pokedNow && System.nanoTime() - releasedAt < TAKEOVER_NANOS || !drive.tryLock()) {
+                continue;
+            }
+            driver = Thread.currentThread();
+            try {
+                do {
+                    runOnce(KEEPER_SELECT_NANOS);
+                } while (wanting.get() == 0 && state.get() == RUNNING);
+            } finally {
+                release();
+            }
+        }
+    }
+
+    private void finishShutdown() {
+        runOnce(-1);
+        handler.prepareToDestroy();
+        // Closing the channels queues their last tasks (inactive events, promises): a few passes run them.
+        for (int pass = 0; pass < SHUTDOWN_PASSES; pass++) {
+            runOnce(-1);
+        }
+        cancelScheduledTasks();
+        handler.destroy();
+        runTasks();
+        state.set(TERMINATED);
+        termination.setSuccess(null);
+    }
+
+    /** What the I/O handler may do in one pass. */
+    private final class Context implements IoHandlerContext {
+        /** Positive: the longest wait; otherwise no wait. */
+        long maxWaitNanos;
+
+        @Override
+        public boolean canBlock() {
+            return maxWaitNanos > 0 && tasks.isEmpty() && !hasScheduledTasks();
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            long next = nextScheduledTaskNano();
+            long max = Math.max(0, maxWaitNanos);
+            return next < 0 ? max : Math.min(max, next);
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return System.nanoTime() + delayNanos(System.nanoTime());
+        }
+    }
+
+    // Netty's event loop
+
+    @Override
+    public boolean inEventLoop(Thread thread) {
+        return driver == thread;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        if (state.get() == TERMINATED) {
+            throw new RejectedExecutionException("the rank's event loop has ended");
+        }
+        tasks.add(task);
+        if (!inEventLoop()) {
+            handler.wakeup();
+            if (driver == null) {
+                poke();
+            }
+        }
+    }
+
+    @Override
+    public DrivenLoop next() {
+        return this;
+    }
+
+    @Override
+    public IoEventLoopGroup parent() {
+        return null;
+    }
+
+    @Override
+    public Future<IoRegistration> register(IoHandle handle) {
+        Promise<IoRegistration> promise = newPromise();
+        Runnable register = () -> {
+            try {
+                promise.setSuccess(handler.register(handle));
+            } catch (Exception e) {
+                promise.setFailure(e);
+            }
+        };
+        if (inEventLoop()) {
+            register.run();
+        } else {
+            execute(register);
+        }
+        return promise;
+    }
+
+    @Deprecated
+    @Override
+    public ChannelFuture register(Channel channel) {
+        return register(new DefaultChannelPromise(channel, this));
+    }
+
+    @Override
+    public ChannelFuture register(ChannelPromise promise) {
+        promise.channel().unsafe().register(this, promise);
+        return promise;
+    }
+
+    @Deprecated
+    @Override
+    public ChannelFuture register(Channel channel, ChannelPromise promise) {
+        channel.unsafe().register(this, promise);
+        return promise;
+    }
+
+    @Override
+    public boolean isCompatible(Class<? extends IoHandle> handleType) {
+        return handler.isCompatible(handleType);
+    }
+
+    @Override
+    public boolean isIoType(Class<? extends IoHandler> handlerType) {
+        return handler.getClass().equals(handlerType);
+    }
+
+    @Override
+    public Future<?> shutdownGracefully(long quietPeriod, long timeout, TimeUnit unit) {
+        if (state.compareAndSet(RUNNING, SHUTTING_DOWN)) {
+            handler.wakeup();
+            poke();
+        }
+        return termination;
+    }
+
+    @Deprecated
+    @Override
+    public void shutdown() {
+        shutdownGracefully(0, 0, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public Future<?> terminationFuture() {
+        return termination;
+    }
+
+    @Override
+    public boolean isShuttingDown() {
+        return state.get() != RUNNING;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return state.get() != RUNNING;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return state.get() == TERMINATED;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return termination.await(timeout, unit);
+    }
+}
