@@ -68,8 +68,15 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     private volatile long releasedAt = System.nanoTime();
     private volatile boolean poked;
     private boolean initialized;
+    private final long keeperSelectNanos;
 
     public DrivenLoop(IoHandlerFactory factory, String keeperName) {
+        this(factory, keeperName, KEEPER_SELECT_NANOS);
+    }
+
+    /** With the keeper's longest select given: a test makes it long, so that only a wake-up can end it. */
+    DrivenLoop(IoHandlerFactory factory, String keeperName, long keeperSelectNanos) {
+        this.keeperSelectNanos = keeperSelectNanos;
         this.handler = factory.newHandler(this);
         this.keeper = new Thread(this::keep, keeperName);
         keeper.setDaemon(true);
@@ -210,7 +217,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
             driver = Thread.currentThread();
             try {
                 do {
-                    runOnce(KEEPER_SELECT_NANOS);
+                    runOnce(keeperSelectNanos);
                 } while (wanting.get() == 0 && state.get() == RUNNING);
             } finally {
                 release();

@@ -1,0 +1,130 @@
+package org.sperli.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The rules of {@link DrivenLoop}: who runs the loop, when, and that it ends. */
+class DrivenLoopTest {
+    private static final long BOUND_S = 5;
+
+    private DrivenLoop loop;
+    private Channel server;
+    private Channel client;
+    private final CompletableFuture<Channel> accepted = new CompletableFuture<>();
+    private final AtomicReference<Thread> readOn = new AtomicReference<>();
+    private final CountDownLatch read = new CountDownLatch(1);
+
+    @BeforeEach
+    void connect() throws Exception {
+        loop = new DrivenLoop(NioIoHandler.newFactory(), "test-io");
+        server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                ((ByteBuf) msg).release();
+                                readOn.set(Thread.currentThread());
+                                read.countDown();
+                            }
+                        });
+                        accepted.complete(ch);
+                    }
+                })
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+        client = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .handler(new ChannelInboundHandlerAdapter())
+                .connect(server.localAddress()).sync().channel();
+        accepted.get(BOUND_S, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void close() {
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(BOUND_S, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aThreadThatDrivesReadsInItsOwnThread() {
+        waitUntilTheKeeperLetsGo();
+        assertTrue(loop.callAsDriver(() -> client.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}))).isDone());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+        while (read.getCount() > 0 && System.nanoTime() < end) {
+            assertTrue(loop.drive(TimeUnit.MILLISECONDS.toNanos(100), () -> read.getCount() == 0));
+        }
+        assertSame(Thread.currentThread(), readOn.get());
+    }
+
+    @Test
+    void onlyTheDriverIsInTheEventLoop() {
+        waitUntilTheKeeperLetsGo();
+        assertFalse(loop.inEventLoop());
+        assertEquals(Boolean.TRUE, loop.callAsDriver(loop::inEventLoop));
+        assertFalse(loop.inEventLoop());
+    }
+
+    @Test
+    void whileNobodyDrivesTheKeeperReadsAndRunsTasks() throws Exception {
+        client.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}));
+        assertTrue(read.await(BOUND_S, TimeUnit.SECONDS), "nobody read while no thread drove");
+        assertFalse(Thread.currentThread() == readOn.get());
+        CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+        loop.execute(() -> ranOn.complete(Thread.currentThread()));
+        assertEquals("test-io", ranOn.get(BOUND_S, TimeUnit.SECONDS).getName());
+    }
+
+    @Test
+    void aThreadThatWantsTheLoopWakesTheKeepersSelect() {
+        // The keeper's selects last a minute here: only the wake-up of a thread that wants the loop ends them.
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(BOUND_S, TimeUnit.SECONDS);
+        loop = new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MINUTES.toNanos(1));
+        assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S * 2), () -> {
+            for (int i = 0; i < 5; i++) {
+                CompletableFuture<Void> ran = new CompletableFuture<>();
+                loop.execute(() -> ran.complete(null));
+                ran.get(BOUND_S, TimeUnit.SECONDS);
+                assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), () -> true));
+            }
+        });
+    }
+
+    @Test
+    void afterTheShutdownNothingDrivesAndTheChannelsAreClosed() {
+        assertTrue(loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(BOUND_S, TimeUnit.SECONDS));
+        assertTrue(loop.isTerminated());
+        assertFalse(client.isOpen());
+        assertFalse(server.isOpen());
+        assertFalse(loop.drive(1, () -> false));
+        assertNull(loop.callAsDriver(() -> "ran"));
+    }
+
+    /** The keeper drove the connection's setup; it gives the loop up when a thread wants it, which drive() does. */
+    private void waitUntilTheKeeperLetsGo() {
+        assertTrue(loop.drive(1, () -> true));
+    }
+}
