@@ -137,7 +137,7 @@ public final class TransportBench {
                 System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "negotiated: %s; Ed25519 job certificates, loopback 127.0.0.1%n", suites);
-        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up; bandwidth: one direction, "
+        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up (every size warmed first); bandwidth: one direction, "
                 + "%d MiB per repetition, median of %d after %d warm-up%n", PING_TIMED, PING_WARM_UP,
                 (BW_SIZES[0] >> 20) * BW_COUNTS[0], BW_TIMED, BW_WARM_UP);
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-28s", "metric"));
@@ -198,10 +198,14 @@ public final class TransportBench {
         boolean initiator = rank == 0;
         double[] median = new double[PING_SIZES.length];
         double[] p99 = new double[PING_SIZES.length];
+        // Every size warms up before any is timed: the first size's figures would otherwise include the compilation
+        // of the paths that the next sizes take.
+        for (int size : PING_SIZES) {
+            pingPong(link, initiator, filled(size), new byte[size], PING_WARM_UP, null);
+        }
         for (int i = 0; i < PING_SIZES.length; i++) {
             byte[] msg = filled(PING_SIZES[i]);
             byte[] in = new byte[PING_SIZES[i]];
-            pingPong(link, initiator, msg, in, PING_WARM_UP, null);
             long[] samples = new long[PING_TIMED];
             pingPong(link, initiator, msg, in, PING_TIMED, samples);
             Arrays.sort(samples);
