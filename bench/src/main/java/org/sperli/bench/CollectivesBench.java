@@ -1,8 +1,10 @@
 package org.sperli.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +38,7 @@ public final class CollectivesBench {
     private static final int MAX_DATA = Communicator.MAX_COLLECTIVE_DATA;
 
     /** One row: what rank r does per call, and how many calls make a round. */
-    record Case(String label, int ranks, int calls, long dataBytes, CallFactory call) {
+    record Case(String label, int ranks, int calls, long dataBytes, CallFactory call, String mpiOp) {
     }
 
     @FunctionalInterface
@@ -65,20 +67,54 @@ public final class CollectivesBench {
         out.printf(Locale.ROOT, "threads: every rank a thread of this JVM; processes: every rank its own JVM, started"
                 + " by sperli run -n N as users run jobs, after %.0f s warm-up (each JVM compiles alone)%n",
                 CollectivesProcesses.WARM_UP_NS / 1e9);
-        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s%n", "case", "ranks", "calls", "threads ms/call",
-                "best ms/call", "median MB/s", "processes ms/c");
+        Path mpi = buildMpi();
+        out.println(mpi == null ? "Open MPI: mpicc or mpirun not installed, no baseline column"
+                : "Open MPI: the same rounds in C (MPI_Allreduce, MPI_Bcast, MPI_Barrier), mpirun -np N over TCP");
+        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s %10s %9s %9s%n", "case", "ranks", "calls",
+                "threads ms/call", "best ms/call", "median MB/s", "processes ms/c", "MPI ms/c", "thr/MPI", "proc/MPI");
         long started = System.nanoTime();
         List<Case> cases = cases();
         for (int i = 0; i < cases.size(); i++) {
             Case c = cases.get(i);
+            double mpiMs = mpi == null ? Double.NaN : mpiMs(mpi, c, rounds);
             Row row = measure(c, rounds, CollectivesProcesses.medianMs(i, c.ranks(), rounds));
-            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s %15s%n", c.label(), c.ranks(), c.calls(),
-                    row.medianMs(), row.bestMs(), c.dataBytes() == 0 ? "-"
+            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s %15s %10s %9s %9s%n", c.label(), c.ranks(),
+                    c.calls(), row.medianMs(), row.bestMs(), c.dataBytes() == 0 ? "-"
                             : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / row.medianMs()),
-                    Double.isNaN(row.processMedianMs()) ? "failed"
-                            : String.format(Locale.ROOT, "%.3f", row.processMedianMs()));
+                    figure(row.processMedianMs(), "%.3f", "failed"),
+                    figure(mpiMs, "%.3f", mpi == null ? "-" : "failed"),
+                    figure(row.medianMs() / mpiMs, "%.2f", "-"), figure(row.processMedianMs() / mpiMs, "%.2f", "-"));
         }
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    /** The baseline binary, or null (Open MPI missing, or its build failed: said on the first line). */
+    private static Path buildMpi() {
+        try {
+            return MpiCollectives.build();
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static double mpiMs(Path binary, Case c, int rounds) {
+        try {
+            return MpiCollectives.medianMs(binary, c.mpiOp(), c.ranks(), c.dataBytes(), c.calls(), rounds,
+                    WARM_UP_NS / 1e9);
+        } catch (IOException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        }
+    }
+
+    /** A figure, or {@code missing} where there is none (a run failed, or no baseline). */
+    private static String figure(double value, String format, String missing) {
+        return Double.isNaN(value) ? missing : String.format(Locale.ROOT, format, value);
     }
 
     static List<Case> cases() {
@@ -90,15 +126,15 @@ public final class CollectivesBench {
                 new Case("bcast 16 MiB-16 B (root 0)", 8, 3, MAX_DATA, rt -> {
                     byte[] data = rt.rank() == 0 ? new byte[MAX_DATA] : null;
                     return r -> r.bcast(0, data);
-                }),
-                new Case("barrier", 8, 200, 0, rt -> Communicator::barrier));
+                }, "bcast"),
+                new Case("barrier", 8, 200, 0, rt -> Communicator::barrier, "barrier"));
     }
 
     private static Case allreduceF64(int ranks, int bytes, int calls) {
         return new Case("allreduce f64 sum 1 MiB", ranks, calls, bytes, rt -> {
             byte[] data = f64(bytes, rt.rank());
             return r -> r.allreduce(data, ElementType.F64, ReduceOp.SUM);
-        });
+        }, "allreduce");
     }
 
     /** Values in [-1, 1): sums of a few ranks stay finite and the fold does real float work. */

@@ -30,20 +30,25 @@ final class MpiHello {
 
     /** The built binary, or null when mpicc or mpirun is not installed or the build failed. */
     static Path build() throws IOException, InterruptedException {
+        return build("hello", SOURCE);
+    }
+
+    /** {@code source} built with {@code mpicc} as {@code name} in a temporary directory; null as {@link #build()}. */
+    static Path build(String name, String source) throws IOException, InterruptedException {
         if (!onPath("mpicc") || !onPath("mpirun")) {
             return null;
         }
         Path dir = Files.createTempDirectory("sperli-bench-mpi-");
         dir.toFile().deleteOnExit();
-        Path source = Files.writeString(dir.resolve("hello.c"), SOURCE);
-        Path binary = dir.resolve("hello");
-        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", binary.toString(), source.toString())
+        Path sourceFile = Files.writeString(dir.resolve(name + ".c"), source);
+        Path binary = dir.resolve(name);
+        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", binary.toString(), sourceFile.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!cc.waitFor(120, TimeUnit.SECONDS) || cc.exitValue() != 0) {
             return null;
         }
         binary.toFile().deleteOnExit();
-        source.toFile().deleteOnExit();
+        sourceFile.toFile().deleteOnExit();
         return binary;
     }
 
