@@ -18,10 +18,9 @@ import org.sperli.launcher.demo.JobJars;
 final class CollectivesProcesses {
     /**
      * Warm-up of a case whose ranks are processes: every JVM compiles the code alone, 8 of them on this machine's
-     * cores,
-     * so the in-process second is not enough to reach steady state.
+     * cores, so they need longer than the threads of one JVM to reach steady state.
      */
-    static final long WARM_UP_NS = 5_000_000_000L;
+    static final long WARM_UP_NS = 12_000_000_000L;
     private static final long LIMIT_S = 300;
 
     private CollectivesProcesses() {
