@@ -64,6 +64,7 @@ public final class RankCommand {
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         words.add(AccpLibrary.NATIVE_ACCESS);
         words.addAll(RankJvmDefaults.OPTIONS);
+        words.addAll(RankJvmDefaults.forThisHost(RankJvmDefaults.THP_MODE));
         String options = env.getOrDefault(JAVA_OPTS_VARIABLE, "").strip();
         if (!options.isEmpty()) {
             words.addAll(List.of(options.split("\\s+")));

@@ -1,5 +1,9 @@
 package org.sperli.launcher.job;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -22,6 +26,29 @@ public final class RankJvmDefaults {
             "-XX:Tier4CompileThreshold=150000",
             "-XX:Tier4BackEdgeThreshold=400000");
 
+    /** The kernel's switch for transparent huge pages, such as {@code always [madvise] never}: the mode in brackets. */
+    static final Path THP_MODE = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    /** The JVM's request for huge pages behind its heap where the kernel gives them only on request. */
+    static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";
+
     private RankJvmDefaults() {
+    }
+
+    /**
+     * What a rank on this host adds to {@link #OPTIONS}: {@value #HUGE_PAGES} where the kernel's mode ({@code
+     * modeFile}) is {@code madvise}, nothing otherwise ({@code always} needs no request, and a JVM asked where the
+     * kernel has none prints a warning at every start). A rank that allocates its messages' arrays at a high rate
+     * cycles through hundreds of MB of young generation; with 4 KiB pages every first touch is a page fault. Measured
+     * on this 2-core machine (JDK 17): allreduce of 1 MiB on 8 ranks as processes, 28-30 ms per call against 51-55 ms
+     * (two and three runs); a hello job on 8 local ranks 0.93 of the wall and CPU time (medians of 5 paired runs), for
+     * 11 MiB more resident memory per rank. Local ranks only: what an SSH host's kernel does is not known here.
+     */
+    public static List<String> forThisHost(Path modeFile) {
+        try {
+            return Files.readString(modeFile, StandardCharsets.US_ASCII).contains("[madvise]") ? List.of(HUGE_PAGES)
+                    : List.of();
+        } catch (IOException | RuntimeException noSuchSwitch) {
+            return List.of();
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every rank JVM starts with the same default options, and the operator's own come after them, so they win. */
 class RankJvmDefaultsTest {
@@ -35,6 +36,28 @@ class RankJvmDefaultsTest {
         assertEquals(RankJvmDefaults.OPTIONS, argv.subList(defaults, defaults + RankJvmDefaults.OPTIONS.size()));
         assertTrue(defaults > 0 && operators > defaults, argv.toString());
         assertTrue(argv.indexOf(RankCommand.RANKD_MAIN) > operators, argv.toString());
+    }
+
+    @Test
+    void hugePagesAreAskedForOnlyWhereTheKernelGivesThemOnRequest(@TempDir Path dir) throws Exception {
+        assertEquals(List.of(RankJvmDefaults.HUGE_PAGES), RankJvmDefaults.forThisHost(
+                Files.writeString(dir.resolve("madvise"), "always [madvise] never\n")));
+        assertEquals(List.of(), RankJvmDefaults.forThisHost(
+                Files.writeString(dir.resolve("always"), "[always] madvise never\n")));
+        assertEquals(List.of(), RankJvmDefaults.forThisHost(
+                Files.writeString(dir.resolve("never"), "always madvise [never]\n")));
+        assertEquals(List.of(), RankJvmDefaults.forThisHost(dir.resolve("missing")));
+        assertEquals(List.of(), RankJvmDefaults.forThisHost(dir));
+    }
+
+    @Test
+    void localRanksAskForHugePagesAfterTheDefaultsAndBeforeTheOperatorsOptions() {
+        List<String> argv = RankCommand.of(null, Map.of(RankCommand.JAVA_OPTS_VARIABLE, "-XX:-UseTransparentHugePages"))
+                .localArgv(0, null, JAR, List.of());
+        int operators = argv.indexOf("-XX:-UseTransparentHugePages");
+        int ours = argv.indexOf(RankJvmDefaults.HUGE_PAGES);
+        assertEquals(RankJvmDefaults.forThisHost(RankJvmDefaults.THP_MODE).isEmpty(), ours < 0, argv.toString());
+        assertTrue(ours < operators, "the operator's option must come later and win: " + argv);
     }
 
     @Test
