@@ -8,6 +8,18 @@
 SPERLI_RANKD_DEFAULT_OPTS=(-XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000
   -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000)
 
+# sperli_rankd_thp sets SPERLI_RANKD_THP_OPTS: huge pages behind the rank's heap where the kernel gives them on
+# request only (mode madvise), as the launcher does for its local ranks (RankJvmDefaults.forThisHost): a rank that
+# allocates its messages' arrays fast otherwise takes a page fault at every first touch of its young generation.
+sperli_rankd_thp() {
+  SPERLI_RANKD_THP_OPTS=()
+  local mode=""
+  { read -r mode < /sys/kernel/mm/transparent_hugepage/enabled; } 2>/dev/null || true
+  case "$mode" in
+    *"[madvise]"*) SPERLI_RANKD_THP_OPTS=(-XX:+UseTransparentHugePages) ;;
+  esac
+}
+
 # sperli_jdk prints the home of the JDK that runs java here (JAVA_HOME, else java on the PATH), or returns 1.
 sperli_jdk() {
   local java java_path real

@@ -27,9 +27,9 @@ public final class RankJvmDefaults {
             "-XX:Tier4BackEdgeThreshold=400000");
 
     /** The kernel's switch for transparent huge pages, such as {@code always [madvise] never}: the mode in brackets. */
-    static final Path THP_MODE = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    public static final Path THP_MODE = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
     /** The JVM's request for huge pages behind its heap where the kernel gives them only on request. */
-    static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";
+    public static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";
 
     private RankJvmDefaults() {
     }
@@ -41,14 +41,19 @@ public final class RankJvmDefaults {
      * cycles through hundreds of MB of young generation; with 4 KiB pages every first touch is a page fault. Measured
      * on this 2-core machine (JDK 17): allreduce of 1 MiB on 8 ranks as processes, 28-30 ms per call against 51-55 ms
      * (two and three runs); a hello job on 8 local ranks 0.93 of the wall and CPU time (medians of 5 paired runs), for
-     * 11 MiB more resident memory per rank. Local ranks only: what an SSH host's kernel does is not known here.
+     * 11 MiB more resident memory per rank. A staged SSH rank gets it from the probe's reading of its host's mode.
      */
     public static List<String> forThisHost(Path modeFile) {
         try {
-            return Files.readString(modeFile, StandardCharsets.US_ASCII).contains("[madvise]") ? List.of(HUGE_PAGES)
+            return hugePagesOnRequest(Files.readString(modeFile, StandardCharsets.US_ASCII)) ? List.of(HUGE_PAGES)
                     : List.of();
         } catch (IOException | RuntimeException noSuchSwitch) {
             return List.of();
         }
+    }
+
+    /** Whether {@code modeLine} (the switch's content) says the kernel gives huge pages on request only. */
+    public static boolean hugePagesOnRequest(String modeLine) {
+        return modeLine.contains("[madvise]");
     }
 }

@@ -110,7 +110,9 @@ final class RemoteRankd {
                 + archive.describe(feature.getAsInt(), probe.archives()));
         String archiveOptions = archive.options(feature.getAsInt(), probe.archives());
         return new Prepared(CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
-                + String.join(" ", RankJvmDefaults.OPTIONS) + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
+                + String.join(" ", RankJvmDefaults.OPTIONS)
+                + (probe.hugePagesOnRequest() ? " " + RankJvmDefaults.HUGE_PAGES : "")
+                + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
                 + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN, probe.jobJarSize());
     }
 
@@ -154,7 +156,10 @@ final class RemoteRankd {
      * for class-data archives.
      */
     record Probe(long jobJarSize, String rankdPath, String java, String javaVersionLine, Map<String, String> sums,
-                 StagedArchive.Host archives) {
+                 StagedArchive.Host archives, boolean hugePagesOnRequest) {
+        /** The first word of the probe's line with the kernel's mode of transparent huge pages. */
+        static final String HUGE_PAGES_WORD = "sperli-thp";
+
         static Probe run(ClientSession session, String remoteJavaOrNull, String jobJarPath, List<String> cached)
                 throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
@@ -162,7 +167,8 @@ final class RemoteRankd {
             return parse(RemoteRankd.run(session, sizeScript(jobJarPath)
                     + "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
                     + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
-                    + StagedArchive.probeScript() + "true"));
+                    + StagedArchive.probeScript() + "{ read -r t < " + RankJvmDefaults.THP_MODE + " && echo \""
+                    + HUGE_PAGES_WORD + " $t\"; } 2>/dev/null; true"));
         }
 
         static Probe parse(String out) {
@@ -175,14 +181,19 @@ final class RemoteRankd {
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
                 return new Probe(jobJarSize, printable(first.substring("rankd ".length())), null, null, Map.of(),
-                        StagedArchive.Host.NONE);
+                        StagedArchive.Host.NONE, false);
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
             Map<String, String> sums = new HashMap<>();
             StagedArchive.HostReader archives = new StagedArchive.HostReader();
+            boolean hugePages = false;
             for (int i = 2; i < lines.length; i++) {
                 String line = lines[i].strip();
+                if (line.startsWith(HUGE_PAGES_WORD + " ")) {
+                    hugePages = RankJvmDefaults.hugePagesOnRequest(line);
+                    continue;
+                }
                 if (archives.read(line)) {
                     continue;
                 }
@@ -192,7 +203,7 @@ final class RemoteRankd {
                 }
             }
             return new Probe(jobJarSize, null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums),
-                    archives.host());
+                    archives.host(), hugePages);
         }
 
         /** The size {@code wc} printed, or -1 where it printed anything else (then the jar is looked at again). */

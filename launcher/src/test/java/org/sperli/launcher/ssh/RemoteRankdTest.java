@@ -67,6 +67,18 @@ class RemoteRankdTest {
     }
 
     @Test
+    void theProbeSaysWhetherTheHostsKernelGivesHugePagesOnRequest() {
+        String head = "java java\nopenjdk version \"17.0.15\" 2025-04-15\nab12  .cache/sperli/lib/ab12.jar\n";
+        RemoteRankd.Probe madvise = RemoteRankd.Probe.parse(head + "sperli-thp always [madvise] never\n");
+        assertTrue(madvise.hugePagesOnRequest());
+        assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), madvise.sums());
+        assertFalse(RemoteRankd.Probe.parse(head + "sperli-thp [always] madvise never\n").hugePagesOnRequest());
+        assertFalse(RemoteRankd.Probe.parse(head + "sperli-thp always madvise [never]\n").hugePagesOnRequest());
+        assertFalse(RemoteRankd.Probe.parse(head).hugePagesOnRequest());
+        assertFalse(RemoteRankd.Probe.parse("rankd /usr/bin/sperli-rankd\n").hugePagesOnRequest());
+    }
+
+    @Test
     void ranksMapTheArchiveOfTheirJavaAndJarsOrRecordForItWhenTheHostHasNone() {
         List<RankdClasspath.Jar> jars = List.of(new RankdClasspath.Jar(Path.of("a.jar"), 1, "ab12"));
         StagedArchive archive = StagedArchive.of("java", "openjdk version \"17.0.15\" 2025-04-15", jars);
