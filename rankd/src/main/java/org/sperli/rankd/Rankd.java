@@ -243,7 +243,10 @@ public final class Rankd {
         runtime = connected;
         phase(RankPhase.RUNNING);
         Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
-        phase(RankPhase.DONE);
+        if (!phaseUnlessStopped(RankPhase.DONE)) {
+            // The operator's stop owns the runtime now (its ABORT may still be on the way); its line is the last.
+            return Outcome.of(RankExit.OPERATOR_STOP, null, null);
+        }
         return ended(connected, thrown);
     }
 
@@ -301,7 +304,7 @@ public final class Rankd {
             }
         }
         runtime.close();
-        phase(RankPhase.CLOSED);
+        phaseUnlessStopped(RankPhase.CLOSED);
         SperliException failure = runtime.failure();
         if (failure == null && thrown == null) {
             return Outcome.completed();
@@ -312,6 +315,21 @@ public final class Rankd {
             return Outcome.of(RankExit.forProgramThrowable(thrown), line, thrown);
         }
         return Outcome.of(RankExit.forCode(failure.code()), failure.getMessage(), failure);
+    }
+
+    /**
+     * {@link #phase} unless the operator's stop has begun (false then): the stop's line must stay the last, and a
+     * program that the stop's ABORT ended returns while the stop is still writing it. Under the end lock, so the stop
+     * cannot begin between the look and the line.
+     */
+    private boolean phaseUnlessStopped(RankPhase phase) {
+        synchronized (endLock) {
+            if (ended) {
+                return false;
+            }
+            phase(phase);
+            return true;
+        }
     }
 
     /** Tells the launcher how far this rank got (its progress display and phase breakdown use these lines). */
