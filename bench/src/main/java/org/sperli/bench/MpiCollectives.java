@@ -2,6 +2,7 @@ package org.sperli.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -76,19 +77,23 @@ final class MpiCollectives {
     /** Median ms per call of {@code op} on {@code ranks} ranks, or NaN when the run failed. */
     static double medianMs(Path binary, String op, int ranks, long bytes, int calls, int rounds, double warmUpS)
             throws IOException, InterruptedException {
+        // Into a file, not a pipe: reading a pipe would wait for a hung mpirun past the bound below.
+        Path out = binary.resolveSibling(binary.getFileName() + ".out");
         Process p = new ProcessBuilder(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl",
                 "tcp,self", "-np", String.valueOf(ranks), binary.toString(), op, String.valueOf(bytes),
                 String.valueOf(calls), String.valueOf(rounds), String.format(Locale.ROOT, "%.1f", warmUpS)))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return Double.NaN;
-        }
+                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(out.toFile()).start();
         try {
-            return p.exitValue() == 0 ? Double.parseDouble(printed) : Double.NaN;
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return Double.NaN;
+            }
+            return p.exitValue() == 0 ? Double.parseDouble(Files.readString(out, StandardCharsets.UTF_8).trim())
+                    : Double.NaN;
         } catch (NumberFormatException e) {
             return Double.NaN;
+        } finally {
+            Files.deleteIfExists(out);
         }
     }
 }
