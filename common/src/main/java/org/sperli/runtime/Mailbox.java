@@ -27,8 +27,6 @@ import org.sperli.transport.Progress;
 final class Mailbox {
     /** The heap a queued frame takes besides its payload: the frame, its header, its buffer and the queue's slot. */
     static final long QUEUED_FRAME_OVERHEAD_BYTES = 192;
-    /** A waiter that drives the loop looks at its state again at least this often, whatever the loop says. */
-    private static final long LONGEST_PAUSE_NS = 100_000_000L;
 
     // Each method takes the lock itself, lock-try-finally written out, which makes the short ones look alike: deliver
     // runs for every frame on an event loop, and the waits hold the lock across Condition.await, which a helper taking
@@ -354,7 +352,7 @@ final class Mailbox {
         boolean drove;
         lock.unlock();
         try {
-            drove = progress.drive(ns < 0 ? LONGEST_PAUSE_NS : ns, () -> changes != seen);
+            drove = progress.drive(ns < 0 ? Progress.LONGEST_DRIVE_NS : ns, () -> changes != seen);
         } finally {
             lock.lock();
         }

@@ -9,8 +9,6 @@ import org.sperli.transport.Progress;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
 final class SendRequest extends CountedRequest<Void> {
-    /** A sender that drives the loop looks at its write again at least this often. */
-    private static final long LONGEST_PAUSE_NS = 100_000_000L;
     private final int dest;
     private final ChannelFuture future;
     private final JobFate fate;
@@ -65,7 +63,7 @@ final class SendRequest extends CountedRequest<Void> {
     private boolean awaitDone(long timeoutNs) {
         long deadline = System.nanoTime() + timeoutNs;
         while (!future.isDone()) {
-            long left = timeoutNs < 0 ? LONGEST_PAUSE_NS : deadline - System.nanoTime();
+            long left = timeoutNs < 0 ? Progress.LONGEST_DRIVE_NS : deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
             }

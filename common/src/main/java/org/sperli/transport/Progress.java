@@ -4,6 +4,9 @@ import java.util.function.BooleanSupplier;
 
 /** How a thread that waits for the connections lets them go on: it runs their event loop itself where it can. */
 public interface Progress {
+    /** A thread that drives while it waits looks at what it waits for at least this often, whatever the loop says. */
+    long LONGEST_DRIVE_NS = 100_000_000L;
+
     /** No connections (a job of one rank): nothing to run, every wait is the caller's own. */
     Progress NONE = new Progress() {
         @Override

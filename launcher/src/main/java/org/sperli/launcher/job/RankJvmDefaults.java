@@ -47,7 +47,7 @@ public final class RankJvmDefaults {
         try {
             return hugePagesOnRequest(Files.readString(modeFile, StandardCharsets.US_ASCII)) ? List.of(HUGE_PAGES)
                     : List.of();
-        } catch (IOException | RuntimeException noSuchSwitch) {
+        } catch (IOException noSuchSwitch) {
             return List.of();
         }
     }
