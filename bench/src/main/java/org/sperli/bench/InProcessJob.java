@@ -31,6 +31,7 @@ import org.sperli.runtime.RankConfig;
 import org.sperli.runtime.RankConfigs;
 import org.sperli.runtime.RankRuntime;
 import org.sperli.transport.JdkTlsEngineFactory;
+import org.sperli.transport.LeakDetection;
 import org.sperli.transport.TlsEngineFactory;
 
 /**
@@ -61,6 +62,8 @@ public final class InProcessJob {
     }
 
     public InProcessJob(int size, long incarnation, long silenceMs) {
+        // As in a rank process (org.sperli.rankd.Main): the threads here stand for ranks.
+        LeakDetection.offUnlessAsked();
         this.size = size;
         this.incarnation = incarnation;
         this.silenceMs = silenceMs;

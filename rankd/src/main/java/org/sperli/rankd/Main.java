@@ -2,6 +2,7 @@ package org.sperli.rankd;
 
 import java.time.Instant;
 import org.sperli.jobspec.RankExit;
+import org.sperli.transport.LeakDetection;
 
 /**
  * {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] [--tls-engine NAME] JAR
@@ -15,6 +16,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        LeakDetection.offUnlessAsked();
         Rankd rankd = Rankd.forThisProcess();
         int status = rankd.run(args);
         if (status < 0) {
