@@ -23,7 +23,8 @@ import org.sperli.crypto.CryptoEngine;
  *
  * <p>Cases: allreduce of 1 MiB f64 sum at 2, 4 and 8 ranks; bcast of 16 MiB at 8 ranks (root 0; the largest
  * collective data, 16 MiB less the 16-byte collective header); barrier at 8
- * ranks. Each case warms up for {@link #WARM_UP_NS} (and at least one round), then runs {@code rounds} rounds
+ * ranks. Each case warms up until every rank's JIT compiler is quiet ({@link WarmUp}: at least {@link #WARM_UP_NS},
+ * at most {@link #LONGEST_WARM_UP_NS}; the table says how long it took), then runs {@code rounds} rounds
  * (default 5). A round is {@code calls} calls in a row followed by one barrier, timed on rank 0; time per call is the
  * round's time / calls, so a call that returns before the peers have its data (a bcast root returns once TLS took the
  * bytes) is still charged with the delivery. Median and best round are shown; MB/s is the data size of one call per
@@ -36,6 +37,7 @@ public final class CollectivesBench {
      * consecutive 1-second windows of one JVM (JDK 17, 2 cores): a second of warm-up timed compilation, not the call.
      */
     private static final long WARM_UP_NS = 6_000_000_000L;
+    private static final long LONGEST_WARM_UP_NS = 60_000_000_000L;
     private static final int DEFAULT_ROUNDS = 5;
     private static final Duration LIMIT = Duration.ofSeconds(100);
     /** The largest bcast: 16 MiB less the collective header, the most one COLLECTIVE frame carries. */
@@ -51,7 +53,20 @@ public final class CollectivesBench {
         Consumer<Communicator> prepare(Communicator comm);
     }
 
-    private record Row(Case c, double medianMs, double bestMs, double processMedianMs) {
+    private record Row(Case c, Timed threads, CollectivesProcesses.Result processes) {
+    }
+
+    /** What one rank measured: ms per call of each timed round, and the seconds its warm-up took. */
+    record Timed(double[] msPerCall, double warmUpS) {
+        double medianMs() {
+            double[] sorted = msPerCall.clone();
+            Arrays.sort(sorted);
+            return sorted[sorted.length / 2];
+        }
+
+        double bestMs() {
+            return Arrays.stream(msPerCall).min().orElse(Double.NaN);
+        }
     }
 
     private CollectivesBench() {
@@ -63,31 +78,38 @@ public final class CollectivesBench {
     }
 
     static void run(PrintStream out, int rounds) {
-        out.printf(Locale.ROOT, "CollectivesBench  java.version=%s  vm=%s  cores=%d  %d rounds after %.1f s warm-up%n",
+        out.printf(Locale.ROOT, "CollectivesBench  java.version=%s  vm=%s  cores=%d  %d rounds after a warm-up until"
+                + " no rank's JIT compiler spent %d ms in %d s (threads %.0f-%.0f s, processes %.0f-%.0f s)%n",
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
-                Runtime.getRuntime().availableProcessors(), rounds, WARM_UP_NS / 1e9);
+                Runtime.getRuntime().availableProcessors(), rounds, WarmUp.QUIET_COMPILE_MS, WarmUp.WINDOW_MS / 1000,
+                WARM_UP_NS / 1e9, LONGEST_WARM_UP_NS / 1e9, CollectivesProcesses.WARM_UP_NS / 1e9,
+                CollectivesProcesses.LONGEST_WARM_UP_NS / 1e9);
         // The engine a rank takes (auto, or SPERLI_TLS_ENGINE): every byte of every link goes through it.
         out.println(CryptoEngine.select(null, System.getenv()).note());
-        out.printf(Locale.ROOT, "threads: every rank a thread of this JVM; processes: every rank its own JVM, started"
-                + " by sperli run -n N as users run jobs, after %.0f s warm-up (each JVM compiles alone)%n",
-                CollectivesProcesses.WARM_UP_NS / 1e9);
+        out.println("threads: every rank a thread of this JVM; processes: every rank its own JVM, started by sperli run"
+                + " -n N as users run jobs (each JVM compiles alone); warm-up s: how long each took to be steady");
         Path mpi = buildMpi();
         out.println(mpi == null ? "Open MPI: mpicc or mpirun not installed, no baseline column"
                 : "Open MPI: the same rounds in C (MPI_Allreduce, MPI_Bcast, MPI_Barrier), mpirun -np N over TCP");
-        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s %10s %9s %9s%n", "case", "ranks", "calls",
-                "threads ms/call", "best ms/call", "median MB/s", "processes ms/c", "MPI ms/c", "thr/MPI", "proc/MPI");
+        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s %10s %9s %9s %12s%n", "case", "ranks", "calls",
+                "threads ms/call", "best ms/call", "median MB/s", "processes ms/c", "MPI ms/c", "thr/MPI", "proc/MPI",
+                "warm-up s");
         long started = System.nanoTime();
         List<Case> cases = cases();
         for (int i = 0; i < cases.size(); i++) {
             Case c = cases.get(i);
             double mpiMs = mpi == null ? Double.NaN : mpiMs(mpi, c, rounds);
-            Row row = measure(c, rounds, CollectivesProcesses.medianMs(i, c.ranks(), rounds));
-            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s %15s %10s %9s %9s%n", c.label(), c.ranks(),
-                    c.calls(), row.medianMs(), row.bestMs(), c.dataBytes() == 0 ? "-"
-                            : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / row.medianMs()),
-                    figure(row.processMedianMs(), "%.3f", "failed"),
+            Row row = measure(c, rounds, CollectivesProcesses.run(i, c.ranks(), rounds));
+            double threadsMs = row.threads().medianMs();
+            double processesMs = row.processes().medianMs();
+            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s %15s %10s %9s %9s %12s%n", c.label(), c.ranks(),
+                    c.calls(), threadsMs, row.threads().bestMs(), c.dataBytes() == 0 ? "-"
+                            : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / threadsMs),
+                    figure(processesMs, "%.3f", "failed"),
                     figure(mpiMs, "%.3f", mpi == null ? "-" : "failed"),
-                    figure(row.medianMs() / mpiMs, "%.2f", "-"), figure(row.processMedianMs() / mpiMs, "%.2f", "-"));
+                    figure(threadsMs / mpiMs, "%.2f", "-"), figure(processesMs / mpiMs, "%.2f", "-"),
+                    String.format(Locale.ROOT, "%.0f/%s", row.threads().warmUpS(),
+                            figure(row.processes().warmUpS(), "%.0f", "-")));
         }
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
     }
@@ -152,33 +174,25 @@ public final class CollectivesBench {
     }
 
     /** Runs the case in one job of threads; rank 0 times the rounds, the others keep step. */
-    private static Row measure(Case c, int rounds, double processMedianMs) {
-        List<double[]> perRank = new InProcessJob(c.ranks()).run(LIMIT, rt -> msPerCall(rt, c, rounds, WARM_UP_NS));
-        double[] ms = perRank.get(0);
-        Arrays.sort(ms);
-        return new Row(c, ms[ms.length / 2], ms[0], processMedianMs);
+    private static Row measure(Case c, int rounds, CollectivesProcesses.Result processes) {
+        List<Timed> perRank = new InProcessJob(c.ranks()).run(LIMIT,
+                rt -> msPerCall(rt, c, rounds, new WarmUp(WARM_UP_NS, LONGEST_WARM_UP_NS)));
+        return new Row(c, perRank.get(0), processes);
     }
 
     /**
-     * Every rank's side of a case: warm-up rounds until rank 0 says {@code warmUpNs} are over (every rank must run the
-     * same number), then {@code rounds} timed rounds; the time per call of each, which counts on rank 0.
+     * Every rank's side of a case: warm-up rounds until {@code warmUp} ends them (every rank runs the same number),
+     * then {@code rounds} timed rounds; the time per call of each, which counts on rank 0.
      */
-    static double[] msPerCall(Communicator comm, Case c, int rounds, long warmUpNs) {
+    static Timed msPerCall(Communicator comm, Case c, int rounds, WarmUp warmUp) {
         Consumer<Communicator> call = c.call().prepare(comm);
         comm.barrier();
-        long warmUpEnd = System.nanoTime() + warmUpNs;
-        boolean more = true;
-        while (more) {
-            round(comm, call, c.calls());
-            byte[] flag = comm.bcast(0, comm.rank() == 0
-                    ? new byte[] {(byte) (System.nanoTime() < warmUpEnd ? 1 : 0)} : null);
-            more = flag[0] == 1;
-        }
+        double warmUpS = warmUp.run(comm, () -> round(comm, call, c.calls()));
         double[] msPerCall = new double[rounds];
         for (int i = 0; i < rounds; i++) {
             msPerCall[i] = round(comm, call, c.calls()) / 1e6 / c.calls();
         }
-        return msPerCall;
+        return new Timed(msPerCall, warmUpS);
     }
 
     private static long round(Communicator comm, Consumer<Communicator> call, int calls) {

@@ -17,17 +17,23 @@ import org.sperli.launcher.demo.JobJars;
  */
 final class CollectivesProcesses {
     /**
-     * Warm-up of a case whose ranks are processes: every JVM compiles the code alone, 8 of them on this machine's
-     * cores, so they need longer than the threads of one JVM to reach steady state.
+     * Shortest and longest warm-up of a case whose ranks are processes ({@link WarmUp}): every JVM compiles the code
+     * alone, 8 of them on this machine's cores, so they need longer than the threads of one JVM to reach steady state.
      */
     static final long WARM_UP_NS = 12_000_000_000L;
+    static final long LONGEST_WARM_UP_NS = 120_000_000_000L;
     private static final long LIMIT_S = 300;
+
+    /** Rank 0's median ms per call and seconds of warm-up; both NaN when the job gave no result. */
+    record Result(double medianMs, double warmUpS) {
+        static final Result NONE = new Result(Double.NaN, Double.NaN);
+    }
 
     private CollectivesProcesses() {
     }
 
-    /** Median ms per call at rank 0, or NaN when the job did not end with a result (said on stderr). */
-    static double medianMs(int caseIndex, int ranks, int rounds) {
+    /** Rank 0's result, or {@link Result#NONE} when the job did not end with one (said on stderr). */
+    static Result run(int caseIndex, int ranks, int rounds) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("sperli-bench-collectives");
@@ -36,7 +42,8 @@ final class CollectivesProcesses {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "org.sperli.launcher.Main",
                     "run", "-n", String.valueOf(ranks), "--no-prefix", jar.toString(),
-                    String.valueOf(caseIndex), String.valueOf(rounds), String.valueOf(WARM_UP_NS)));
+                    String.valueOf(caseIndex), String.valueOf(rounds), String.valueOf(WARM_UP_NS),
+                    String.valueOf(LONGEST_WARM_UP_NS)));
             Path log = dir.resolve("launcher.log");
             Process launcher = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                     .start();
@@ -50,17 +57,18 @@ final class CollectivesProcesses {
             String output = Files.readString(log, StandardCharsets.UTF_8);
             for (String line : output.split("\n")) {
                 if (line.startsWith(CollectivesJob.RESULT)) {
-                    return Double.parseDouble(line.substring(CollectivesJob.RESULT.length()).strip());
+                    String[] figures = line.substring(CollectivesJob.RESULT.length()).strip().split(" ");
+                    return new Result(Double.parseDouble(figures[0]), Double.parseDouble(figures[1]));
                 }
             }
             System.err.println("collectives case " + caseIndex + " as processes gave no result:\n" + output);
-            return Double.NaN;
+            return Result.NONE;
         } catch (IOException e) {
             System.err.println("collectives case " + caseIndex + " as processes: " + e.getMessage());
-            return Double.NaN;
+            return Result.NONE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Double.NaN;
+            return Result.NONE;
         } finally {
             removeQuietly(dir);
         }
