@@ -115,9 +115,10 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     }
 
     /**
-     * What {@code action} returns, run as the loop's driver when the lock is free now, so that a write goes out from
-     * the calling thread (and the tasks it queued run before the lock is let go); null, without running it,
-     * otherwise: the caller then hands the write to the driver.
+     * What {@code action} returns, run as the loop's driver when the lock is free now and every queued task could run
+     * first, so that a write goes out from the calling thread after all that was queued before it (and the tasks it
+     * queued run before the lock is let go); null, without running it, otherwise: the caller then queues the write
+     * for the driver, behind the rest.
      */
     public <T> T callAsDriver(Supplier<T> action) {
         if (drive.isHeldByCurrentThread()) {
@@ -128,6 +129,13 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
         }
         driver = Thread.currentThread();
         try {
+            // What is queued goes first: this thread's own earlier write may be among it, queued while another thread
+            // drove, and a write must not overtake the one its thread made before it.
+            runTasks();
+            if (!tasks.isEmpty()) {
+                // More than one pass is queued (or a task queued another): this write queues behind it.
+                return null;
+            }
             T result = action.get();
             runTasks();
             return result;

@@ -123,6 +123,49 @@ class DrivenLoopTest {
         assertNull(loop.callAsDriver(() -> "ran"));
     }
 
+    /**
+     * A thread's writes reach the loop in the order it made them, whether it ran one as the driver or queued it
+     * because another thread drove: a write it queued must not be overtaken by the next one it makes as the driver.
+     * (That happened: a buddy copy's 1 MiB chunks arrived out of order, and the receiver refused the offset.) Another
+     * thread drives all the time, so that some writes queue and some do not.
+     */
+    @Test
+    void oneThreadsWritesRunInTheOrderItMadeThem() throws Exception {
+        int writes = 200_000;
+        java.util.List<Integer> order = new java.util.ArrayList<>(writes);
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread other = new Thread(() -> {
+            while (writing.get()) {
+                loop.drive(1000, () -> false);
+            }
+        }, "other-driver");
+        other.start();
+        int queued = 0;
+        try {
+            for (int i = 0; i < writes; i++) {
+                Integer write = i;
+                // Both run under the drive lock, which orders them: the list needs no lock of its own.
+                if (loop.callAsDriver(() -> order.add(write)) == null) {
+                    loop.execute(() -> order.add(write));
+                    queued++;
+                }
+            }
+        } finally {
+            writing.set(false);
+            other.join(TimeUnit.SECONDS.toMillis(BOUND_S));
+        }
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        loop.execute(() -> drained.complete(null));
+        drained.get(BOUND_S, TimeUnit.SECONDS);
+        assertTrue(queued > 0, "no write was queued: the test did not exercise the hand-over");
+        int[] got = loop.submit(() -> order.stream().mapToInt(Integer::intValue).toArray()).get(BOUND_S,
+                TimeUnit.SECONDS);
+        assertEquals(writes, got.length);
+        for (int i = 0; i < got.length; i++) {
+            assertEquals(i, got[i], "write " + got[i] + " ran as the " + i + "th (" + queued + " queued)");
+        }
+    }
+
     /** The keeper drove the connection's setup; it gives the loop up when a thread wants it, which drive() does. */
     private void waitUntilTheKeeperLetsGo() {
         assertTrue(loop.drive(1, () -> true));
