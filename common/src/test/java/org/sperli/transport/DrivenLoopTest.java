@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -18,11 +19,17 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -132,8 +139,8 @@ class DrivenLoopTest {
     @Test
     void oneThreadsWritesRunInTheOrderItMadeThem() throws Exception {
         int writes = 200_000;
-        java.util.List<Integer> order = new java.util.ArrayList<>(writes);
-        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<Integer> order = new ArrayList<>(writes);
+        AtomicBoolean writing = new AtomicBoolean(true);
         Thread other = new Thread(() -> {
             while (writing.get()) {
                 loop.drive(1000, () -> false);
@@ -164,6 +171,54 @@ class DrivenLoopTest {
         for (int i = 0; i < got.length; i++) {
             assertEquals(i, got[i], "write " + got[i] + " ran as the " + i + "th (" + queued + " queued)");
         }
+    }
+
+    /**
+     * While another thread drives, the keeper sleeps longer and longer (up to 40 ms) instead of waking every 5 ms to
+     * look: a rank whose program waits in a call must not pay a context switch every 5 ms for nothing. Counted from
+     * the keeper thread's voluntary context switches in /proc (Linux), over a second of driving by this thread.
+     */
+    @Test
+    void whileAnotherThreadDrivesTheKeeperWakesSeldom() throws Exception {
+        Path keeper = taskNamed("test-io");
+        assumeTrue(keeper != null, "no /proc/self/task entry for the keeper");
+        waitUntilTheKeeperLetsGo();
+        long before = voluntarySwitches(keeper);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
+            loop.drive(end - now, () -> false);
+        }
+        long woke = voluntarySwitches(keeper) - before;
+        // Every 5 ms would be about 200; sleeps doubling up to 40 ms are under 30.
+        assertTrue(woke < 80, "the keeper woke " + woke + " times in a second while this thread drove");
+    }
+
+    private static Path taskNamed(String name) throws IOException {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return null;
+        }
+        try (var entries = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) entries::iterator) {
+                try {
+                    if (Files.readString(task.resolve("comm")).strip().equals(name)) {
+                        return task;
+                    }
+                } catch (IOException ended) {
+                    // a thread that ended while the list was read
+                }
+            }
+        }
+        return null;
+    }
+
+    private static long voluntarySwitches(Path task) throws IOException {
+        for (String line : Files.readAllLines(task.resolve("status"))) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+            }
+        }
+        throw new AssertionError("no voluntary_ctxt_switches in " + task + "/status");
     }
 
     /** The keeper drove the connection's setup; it gives the loop up when a thread wants it, which drive() does. */
