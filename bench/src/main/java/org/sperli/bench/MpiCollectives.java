@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The baseline of {@link CollectivesBench}: the same cases in C with Open MPI's collectives, run with
@@ -79,13 +77,11 @@ final class MpiCollectives {
             throws IOException, InterruptedException {
         // Into a file, not a pipe: reading a pipe would wait for a hung mpirun past the bound below.
         Path out = binary.resolveSibling(binary.getFileName() + ".out");
-        Process p = new ProcessBuilder(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl",
-                "tcp,self", "-np", String.valueOf(ranks), binary.toString(), op, String.valueOf(bytes),
-                String.valueOf(calls), String.valueOf(rounds), String.format(Locale.ROOT, "%.1f", warmUpS)))
+        Process p = MpiHello.mpirun(ranks, binary, op, String.valueOf(bytes), String.valueOf(calls),
+                String.valueOf(rounds), String.format(Locale.ROOT, "%.1f", warmUpS))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(out.toFile()).start();
         try {
-            if (!p.waitFor(300, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
+            if (!MpiHello.endedInTime(p)) {
                 return Double.NaN;
             }
             return p.exitValue() == 0 ? Double.parseDouble(Files.readString(out, StandardCharsets.UTF_8).trim())

@@ -3,6 +3,7 @@ package org.sperli.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
  * is, allowed as root as CI runs).
  */
 final class MpiHello {
+    private static final long LIMIT_S = 300;
     private static final String SOURCE = String.join("\n",
             "#include <mpi.h>",
             "#include <stdio.h>",
@@ -54,15 +56,32 @@ final class MpiHello {
 
     /** Seconds from start to exit of {@code mpirun -np n binary}. */
     static double run(Path binary, int n) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(List.of("mpirun", "--allow-run-as-root", "--oversubscribe",
-                "--mca", "btl", "tcp,self", "-np", String.valueOf(n), binary.toString()))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder pb = mpirun(n, binary).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         long start = System.nanoTime();
-        Process p = pb.start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
+        endedInTime(pb.start());
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** {@code mpirun -np n binary args...} over TCP on this machine, as every baseline of the benchmarks runs. */
+    static ProcessBuilder mpirun(int n, Path binary, String... args) {
+        List<String> command = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe",
+                "--mca", "btl", "tcp,self", "-np", String.valueOf(n), binary.toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
+
+    /**
+     * Waits for {@code mpirun} at most {@value #LIMIT_S} s; after that kills it and its ranks (which a killed mpirun
+     * would leave running) and returns false.
+     */
+    static boolean endedInTime(Process mpirun) throws InterruptedException {
+        if (mpirun.waitFor(LIMIT_S, TimeUnit.SECONDS)) {
+            return true;
+        }
+        mpirun.descendants().forEach(ProcessHandle::destroyForcibly);
+        mpirun.destroyForcibly();
+        return false;
     }
 
     private static boolean onPath(String command) {
