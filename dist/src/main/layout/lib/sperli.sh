@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell functions of the distribution's bin/sperli and bin/sperli-rankd, sourced by them and by scripts/sperli (a
 # checkout), so that the launcher's JVM starts the same way from both.
 #
@@ -20,24 +21,38 @@ sperli_rankd_thp() {
   esac
 }
 
-# sperli_jdk prints the home of the JDK that runs java here (JAVA_HOME, else java on the PATH), or returns 1.
+# sperli_jdk sets SPERLI_JDK to the home of the JDK that runs java here (JAVA_HOME, else java on the PATH), or
+# returns 1. These functions set variables rather than print, and use the shell's own expansions rather than
+# dirname, basename or tr: every command substitution and every such program is a process, and a dozen of them took
+# 0.19 s of each `sperli` command before its JVM started (one readlink is left, which the shell cannot do).
 sperli_jdk() {
-  local java java_path real
-  java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-  java_path="$(command -v "$java" 2>/dev/null)" && real="$(readlink -f "$java_path" 2>/dev/null)" || return 1
-  dirname "$(dirname "$real")"
+  local java_path real
+  if [ -n "${JAVA_HOME:-}" ]; then
+    java_path="$JAVA_HOME/bin/java"
+  else
+    # hash finds java on the PATH as the shell would run it, and BASH_CMDS holds the answer: no subshell
+    hash java 2>/dev/null || return 1
+    java_path="${BASH_CMDS[java]}"
+  fi
+  [ -x "$java_path" ] && real="$(readlink -f "$java_path")" || return 1
+  real="${real%/*}"
+  SPERLI_JDK="${real%/*}"
 }
 
-# sperli_cds_base JAR prints the base path of JAR's class-data archives on this JDK: one directory per JDK in
-# ${XDG_CACHE_HOME:-~/.cache}/sperli/cds, only the user's (a JVM executes what it maps), and one name per build of
-# JAR. It prints nothing and returns 1 where there can be none.
+# sperli_cds_base JAR sets SPERLI_CDS_BASE to the base path of JAR's class-data archives on this JDK: one directory
+# per JDK in ${XDG_CACHE_HOME:-~/.cache}/sperli/cds, only the user's (a JVM executes what it maps), and one name per
+# build of JAR (its size and modification time). It returns 1 where there can be none.
 sperli_cds_base() {
-  local jar="$1" jdk cache_root cache
-  jdk="$(sperli_jdk)" || return 1
+  local jar="$1" cache_root cache name stamp
+  sperli_jdk || return 1
   cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/sperli/cds"
-  cache="$cache_root/$(printf '%s' "$jdk" | tr '/' '_')"
-  mkdir -p "$cache" 2>/dev/null && chmod 700 "$cache_root" "$cache" 2>/dev/null || return 1
-  printf '%s\n' "$cache/$(basename "$jar" .jar)-$(stat -c %s-%Y "$jar")"
+  cache="$cache_root/${SPERLI_JDK//\//_}"
+  if [ ! -d "$cache" ] || [ ! -O "$cache" ]; then
+    mkdir -p "$cache" 2>/dev/null && chmod 700 "$cache_root" "$cache" 2>/dev/null || return 1
+  fi
+  stamp="$(stat -c %s-%Y "$jar")" || return 1
+  name="${jar##*/}"
+  SPERLI_CDS_BASE="$cache/${name%.jar}-$stamp"
 }
 
 # sperli_exec JAR [sperli args...] replaces the shell with java running org.sperli.launcher.Main from JAR, the one
@@ -55,7 +70,8 @@ sperli_exec() {
   # --enable-native-access: sperli --version loads the native crypto, which JDK 22 and later warn about otherwise.
   local defaults=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xshare:auto --enable-native-access=ALL-UNNAMED)
   local cds=() base
-  if base="$(sperli_cds_base "$jar")"; then
+  if sperli_cds_base "$jar"; then
+    base="$SPERLI_CDS_BASE"
     if [ -f "$base.launcher.jsa" ]; then
       cds=(-XX:SharedArchiveFile="$base.launcher.jsa" -Dsperli.cds="$base")
     else
@@ -80,14 +96,15 @@ sperli_rankd_cds() {
     *-Xshare:* | *SharedArchiveFile* | *-XX:AOT* | *ArchiveClassesAtExit* | *DynamicDumpInfo* | *ClassList*)
       return 0 ;;
   esac
-  base="$(sperli_cds_base "$1")" || return 0
+  sperli_cds_base "$1" || return 0
+  base="$SPERLI_CDS_BASE"
   if [ -f "$base.jsa" ]; then
     SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.jsa" "${quiet[@]}")
   elif [ -f "$base.rankd.jsa" ]; then
     SPERLI_RANKD_CDS_OPTS=(-XX:SharedArchiveFile="$base.rankd.jsa" "${quiet[@]}")
   else
-    jdk="$(sperli_jdk)" || return 0
-    feature="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null)"
+    jdk="$SPERLI_JDK"
+    feature="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null || true)"
     if [ "${feature:-0}" -lt 25 ]; then
       SPERLI_RANKD_CDS_OPTS=(-XX:DumpLoadedClassList="$base.rankd.rank-$$.classlist" -Dsperli.rankd.cds="$base.rankd"
         "${quiet[@]}")
