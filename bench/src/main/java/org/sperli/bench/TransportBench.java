@@ -48,7 +48,8 @@ import org.sperli.transport.TlsEngineFactory;
  * first send to the ack, median of {@link #BW_TIMED} repetitions after {@link #BW_WARM_UP}; the message rate is the
  * same with {@link #RATE_COUNT} 8-byte messages. The CPU rows give the
  * whole JVM's CPU time (all threads, both sides) per MB over the timed repetitions: unlike MB/s, it hardly moves
- * when other processes share the cores.
+ * when other processes share the cores. With {@code --runs N} the whole table is measured N times in this JVM and
+ * the runtime issue's transport targets are judged on the median of the N ratios, each taken within its own run.
  */
 public final class TransportBench {
     private static final int TAG = 7;
@@ -90,12 +91,78 @@ public final class TransportBench {
             (com.sun.management.OperatingSystemMXBean)
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
-    public static void main(String[] args) throws Exception {
-        run(System.out);
+    /** One run's figures: the engines measured, SPERLI and bare JSSE on each, TCP, and the suites negotiated. */
+    record Table(List<String> names, List<Result> sperli, List<Result> jsse, Result tcp, String suites) {
     }
 
-    static void run(PrintStream out) throws Exception {
+    /** {@code scripts/bench transport [--runs N]}: N runs (default 1), each a whole table, then their medians. */
+    public static void main(String[] args) throws Exception {
+        int runs = 1;
+        if (args.length == 2 && args[0].equals("--runs") && args[1].matches("[1-9][0-9]?")) {
+            runs = Integer.parseInt(args[1]);
+        } else if (args.length != 0) {
+            System.err.println("usage: scripts/bench transport [--runs N]   (N from 1 to 99)");
+            System.exit(2);
+        }
+        run(System.out, runs);
+    }
+
+    static void run(PrintStream out, int runs) throws Exception {
         long started = System.nanoTime();
+        List<Table> tables = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            Table t = measureAll(out);
+            tables.add(t);
+            if (runs > 1) {
+                out.printf(Locale.ROOT, "run %d of %d%n", i + 1, runs);
+            }
+            printTable(out, t.suites(), t.names(), t.sperli(), t.jsse(), t.tcp());
+        }
+        out.printf(Locale.ROOT, "(ratios: SPERLI of that engine against JSSE of the same engine, and against TCP;"
+                + " slower means latency/CPU > 1, bandwidth and message rate < 1; CPU = JVM CPU time per MB)%n");
+        if (runs > 1) {
+            printTargets(out, tables);
+        }
+        out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * The runtime issue's transport targets as the median over the runs of each run's own ratio: on a shared machine
+     * one run's baseline moves a ratio by a third, so a verdict needs several runs, each compared within itself.
+     */
+    private static void printTargets(PrintStream out, List<Table> tables) {
+        out.printf(Locale.ROOT, "targets, median of %d runs of the ratio within each run (the runs' ratios in"
+                + " brackets):%n", tables.size());
+        List<String> names = tables.get(0).names();
+        for (int e = 0; e < names.size(); e++) {
+            int engine = e;
+            target(out, names.get(e), "8 B half round trip / TCP", "<=", 1.5, tables,
+                    t -> t.sperli().get(engine).medianUs[0] / t.tcp().medianUs[0]);
+            target(out, names.get(e), "16 MiB one way / TCP", ">=", 0.7, tables,
+                    t -> t.sperli().get(engine).mbPerSecond[1] / t.tcp().mbPerSecond[1]);
+            target(out, names.get(e), "CPU per MB at 16 MiB / bare JSSE", "<=", 1.0, tables,
+                    t -> t.sperli().get(engine).cpuMsPerMb[1] / t.jsse().get(engine).cpuMsPerMb[1]);
+        }
+    }
+
+    private static void target(PrintStream out, String engine, String label, String relation, double bound,
+                               List<Table> tables, ToDoubleFunction<Table> ratio) {
+        double[] r = tables.stream().mapToDouble(ratio).toArray();
+        double[] sorted = r.clone();
+        Arrays.sort(sorted);
+        double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+        boolean met = relation.equals("<=") ? median <= bound : median >= bound;
+        StringBuilder each = new StringBuilder();
+        for (double v : r) {
+            each.append(each.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.2f", v));
+        }
+        out.printf(Locale.ROOT, "  %-5s %-34s %5.2f  target %s %.1f: %-7s [%s]%n", engine, label, median, relation,
+                bound, met ? "met" : "not met", each);
+    }
+
+    /** Every stack once: TCP, then per engine bare JSSE and SPERLI. */
+    private static Table measureAll(PrintStream out) throws Exception {
         InProcessJob job = new InProcessJob(2);
         SSLContext[] contexts = {job.socketContext(0), job.socketContext(1)};
 
@@ -123,11 +190,7 @@ public final class TransportBench {
                     + jsseSuite[0];
         }
         CryptoEngine.switchTo(CryptoEngine.Name.JDK);
-        printTable(out, suites, names, sperli, jsse, tcp);
-        out.printf(Locale.ROOT, "(ratios: SPERLI of that engine against JSSE of the same engine, and against TCP;"
-                + " slower means latency/CPU > 1, bandwidth and message rate < 1; CPU = JVM CPU time per MB)"
-                + "  total %.1f s%n",
-                (System.nanoTime() - started) / 1e9);
+        return new Table(names, sperli, jsse, tcp, suites);
     }
 
     /** The table: a column per engine for SPERLI and for bare JSSE, plain TCP, and the ratios. */
