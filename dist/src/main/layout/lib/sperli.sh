@@ -43,14 +43,19 @@ sperli_jdk() {
 # per JDK in ${XDG_CACHE_HOME:-~/.cache}/sperli/cds, only the user's (a JVM executes what it maps), and one name per
 # build of JAR (its size and modification time). It returns 1 where there can be none.
 sperli_cds_base() {
-  local jar="$1" cache_root cache name stamp
+  local jar="$1" cache_root cache name facts stamp root_mode root_owner cache_mode cache_owner
   sperli_jdk || return 1
   cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/sperli/cds"
   cache="$cache_root/${SPERLI_JDK//\//_}"
-  if [ ! -d "$cache" ] || [ ! -O "$cache" ]; then
-    mkdir -p "$cache" 2>/dev/null && chmod 700 "$cache_root" "$cache" 2>/dev/null || return 1
+  [ -d "$cache" ] || mkdir -p "$cache" 2>/dev/null || return 1
+  # One stat for the jar's build and both directories' mode and owner: directories that are not the user's alone
+  # are made so (a chmod only then), and another user's are not used.
+  facts="$(stat -c '%s-%Y %a %u' "$jar" "$cache_root" "$cache" 2>/dev/null)" || return 1
+  { read -r stamp _; read -r _ root_mode root_owner; read -r _ cache_mode cache_owner; } <<< "$facts"
+  [ "$root_owner" = "$EUID" ] && [ "$cache_owner" = "$EUID" ] || return 1
+  if [ "$root_mode" != 700 ] || [ "$cache_mode" != 700 ]; then
+    chmod 700 "$cache_root" "$cache" 2>/dev/null || return 1
   fi
-  stamp="$(stat -c %s-%Y "$jar")" || return 1
   name="${jar##*/}"
   SPERLI_CDS_BASE="$cache/${name%.jar}-$stamp"
 }
