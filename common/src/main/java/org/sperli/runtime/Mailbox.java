@@ -239,10 +239,7 @@ final class Mailbox {
             }
             return true;
         } finally {
-            lock.unlock();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            unlockKeeping(interrupted);
         }
     }
 
@@ -301,10 +298,15 @@ final class Mailbox {
                 }
             }
         } finally {
-            lock.unlock();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            unlockKeeping(interrupted);
+        }
+    }
+
+    /** Lets the lock go after a wait, and gives back the interrupt the wait kept from its pauses. */
+    private void unlockKeeping(boolean interrupted) {
+        lock.unlock();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -88,6 +88,31 @@ class DrivenLoopTest {
     }
 
     @Test
+    void aThreadInterruptedWhileItDrivesReturnsAtOnceWithItsInterruptKept() throws Exception {
+        waitUntilTheKeeperLetsGo();
+        Thread driving = Thread.currentThread();
+        Thread interrupter = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            driving.interrupt();
+        });
+        long t0 = System.nanoTime();
+        interrupter.start();
+        // Nothing arrives and nothing changes: only the interrupt can end this drive before its bound.
+        long end = t0 + TimeUnit.SECONDS.toNanos(BOUND_S);
+        while (!Thread.currentThread().isInterrupted() && System.nanoTime() < end) {
+            assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), () -> false));
+        }
+        boolean kept = Thread.interrupted();
+        interrupter.join(TimeUnit.SECONDS.toMillis(BOUND_S));
+        assertTrue(kept, "the interrupt that came while this thread drove was lost");
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(BOUND_S));
+    }
+
+    @Test
     void onlyTheDriverIsInTheEventLoop() {
         waitUntilTheKeeperLetsGo();
         assertFalse(loop.inEventLoop());
