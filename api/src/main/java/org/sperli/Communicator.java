@@ -76,7 +76,11 @@ public interface Communicator {
         send(dest, tag, ByteBuffer.wrap(data));
     }
 
-    /** Blocks until the next message from {@code source} with {@code tag} arrives and returns it. */
+    /**
+     * Blocks until the next message from {@code source} with {@code tag} arrives and returns it. An interrupt does not
+     * end the wait: the call returns with the message and the thread's interrupt set (an {@link #irecv} awaited with a
+     * bound is the receive that an interrupt ends).
+     */
     byte[] recv(int source, int tag);
 
     /** Starts a send; the buffer must not be changed until the request completes. */
