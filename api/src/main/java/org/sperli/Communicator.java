@@ -67,7 +67,8 @@ public interface Communicator {
      * Sends the bytes from position to limit to {@code dest} with {@code tag}. Returns once the bytes have been handed
      * to TLS, or, for a message of at most 8 KiB, copied (an eager send, as MPI's); either way the buffer may then be
      * reused. A slow receiver slows the sender here, eager sends included once some 64 KiB wait for the connection. A
-     * send that fails after an eager return fails the job, which the next call reports.
+     * send that fails after an eager return fails the job, which the next call reports. An interrupt does not end a
+     * send's wait: the call returns once TLS took the bytes, with the thread's interrupt set.
      */
     void send(int dest, int tag, ByteBuffer data);
 

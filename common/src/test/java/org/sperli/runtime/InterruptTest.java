@@ -8,10 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.transport.FlowControl;
 
 /**
- * What an interrupt of a program thread does to its waits: a wait with a bound ends with H1612; a wait without one
- * goes on and returns with the interrupt set. The waiting thread runs the rank's loop meanwhile, so these also check
+ * What an interrupt of a program thread does to its waits: a receive's wait with a bound ends with H1612; a receive
+ * without one, a collective and a send that waits for its receiver go on and return with the interrupt set. The waiting thread runs the rank's loop meanwhile, so these also check
  * that the loop's select does not swallow the interrupt.
  */
 class InterruptTest {
@@ -86,6 +87,31 @@ class InterruptTest {
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void aSendThatWaitsForItsReceiverWaitsThroughAnInterruptAndGivesTheInterruptBack() {
+        // More than the receiver queues before it stops reading (FlowControl.PAUSE_ABOVE_BYTES) and the sockets hold:
+        // the sender stalls until rank 1 starts to receive, 1.5 s in; the interrupt comes at 0.5 s.
+        int messages = (int) (FlowControl.PAUSE_ABOVE_BYTES >> 20) + 32;
+        List<TestJob.Outcome<String>> out = new TestJob(2).run(LIMIT, rt -> {
+            if (rt.rank() == 1) {
+                sleepQuietly(1500);
+                for (int i = 0; i < messages; i++) {
+                    rt.recv(0, 3);
+                }
+                return "";
+            }
+            Thread interrupter = interruptAfter(Thread.currentThread(), 500);
+            byte[] block = new byte[1 << 20];
+            for (int i = 0; i < messages; i++) {
+                rt.send(1, 3, block);
+            }
+            boolean kept = Thread.interrupted();
+            joinQuietly(interrupter);
+            return "sent " + messages + " interrupted=" + kept;
+        });
+        assertEquals("sent " + messages + " interrupted=true", out.get(0).get());
     }
 
     @Test
