@@ -12,8 +12,9 @@ import org.sperli.transport.FlowControl;
 
 /**
  * What an interrupt of a program thread does to its waits: a receive's wait with a bound ends with H1612; a receive
- * without one, a collective and a send that waits for its receiver go on and return with the interrupt set. The waiting thread runs the rank's loop meanwhile, so these also check
- * that the loop's select does not swallow the interrupt.
+ * without one, a collective and a send that waits for its receiver go on and return with the interrupt set. The
+ * waiting thread runs the rank's loop meanwhile, so these also check that the loop's select does not swallow the
+ * interrupt.
  */
 class InterruptTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
