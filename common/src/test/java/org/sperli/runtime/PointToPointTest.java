@@ -43,6 +43,24 @@ class PointToPointTest {
     }
 
     @Test
+    void aReceiveWhoseBoundPassesReturnsNullAndStaysOpenForItsMessage() {
+        List<TestJob.Outcome<String>> out = new TestJob(2).run(LIMIT, rt -> {
+            if (rt.rank() == 1) {
+                rt.recv(0, 1);
+                rt.send(0, 5, "late".getBytes(StandardCharsets.US_ASCII));
+                return "";
+            }
+            Request<byte[]> request = rt.irecv(1, 5);
+            byte[] early = request.await(Duration.ofMillis(100));
+            boolean openAfterTheBound = !request.test();
+            rt.send(1, 1, new byte[0]);
+            String late = new String(request.await(), StandardCharsets.US_ASCII);
+            return (early == null) + " " + openAfterTheBound + " " + late;
+        });
+        assertEquals("true true late", out.get(0).get());
+    }
+
+    @Test
     void threeRanksPassATokenAroundARingWithEmptyMessages() {
         List<TestJob.Outcome<Integer>> out = new TestJob(3).run(LIMIT, rt -> {
             int next = (rt.rank() + 1) % rt.size();
