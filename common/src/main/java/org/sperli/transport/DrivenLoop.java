@@ -272,7 +272,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
          * with nothing to do, and only then clears the thread's interrupt (it takes an interrupt for a stray
          * wake-up): so a program thread interrupted while it waited in a receive and drove the loop kept waiting
          * and lost its interrupt, and a receive with a bound ran to its bound instead of ending with H1612. That
-         * order is Netty's, not an API: {@code DrivenLoopTest} and {@code PointToPointTest} fail if it changes.
+         * order is Netty's, not an API: {@code DrivenLoopTest} and {@code InterruptTest} fail if it changes.
          */
         @Override
         public boolean canBlock() {
