@@ -23,22 +23,49 @@ public final class ArchiveDump {
     }
 
     /**
-     * Writes the class names of those of {@code lists} that exist, each once, in the order first seen, to
-     * {@code names} (what {@link ClassLists#className} keeps of each line).
+     * Writes the class names of those of {@code lists} that exist, with their lambda lines when {@code lambdas}, each
+     * once, in the order first seen, to {@code names} (what {@link ClassLists#entry} keeps of each line).
      */
-    public static void writeClassNames(List<Path> lists, Path names) throws IOException {
+    public static void writeList(List<Path> lists, Path names, boolean lambdas) throws IOException {
         Set<String> kept = new LinkedHashSet<>();
         for (Path list : lists) {
             if (Files.isRegularFile(list)) {
                 for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
-                    String name = ClassLists.className(line);
-                    if (name != null) {
-                        kept.add(name);
+                    String entry = ClassLists.entry(line, lambdas);
+                    if (entry != null) {
+                        kept.add(entry);
                     }
                 }
             }
         }
         Files.write(names, new ArrayList<>(kept), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Makes a static archive of the classes and lambdas of {@code lists} in {@code partial}: writes the list to
+     * {@code names} and runs {@link #staticDumpCommand} (its arguments as there). A dump with the lambda lines that
+     * fails is made again from the class names alone: an earlier session saw a JDK 17 build crash on them, which
+     * could not be made to happen again on Debian's 17.0.15 here, and an archive without them still maps the classes.
+     * Throws, saying why, when the second dump fails too.
+     */
+    public static void dumpStatic(String java, List<String> options, List<Path> lists, Path names, Path partial,
+                                  String classPath) throws IOException, InterruptedException {
+        // A JVM that crashes writes its report to the working directory, the operator's, unless told otherwise.
+        Path crashReport = partial.resolveSibling(partial.getFileName() + ".crash.log");
+        List<String> crashOption = new ArrayList<>(options);
+        crashOption.add("-XX:ErrorFile=" + crashReport);
+        try {
+            writeList(lists, names, true);
+            try {
+                run(staticDumpCommand(java, crashOption, names, partial, classPath), partial);
+            } catch (IOException withLambdas) {
+                Files.deleteIfExists(partial);
+                writeList(lists, names, false);
+                run(staticDumpCommand(java, crashOption, names, partial, classPath), partial);
+            }
+        } finally {
+            Files.deleteIfExists(crashReport);
+        }
     }
 
     /**

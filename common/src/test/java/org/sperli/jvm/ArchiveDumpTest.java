@@ -30,10 +30,46 @@ class ArchiveDumpTest {
                         + "org/sperli/rankd/Main id: 4\n");
         Path names = dir.resolve("names");
 
-        ArchiveDump.writeClassNames(List.of(launcher, dir.resolve("missing"), rank), names);
+        ArchiveDump.writeList(List.of(launcher, dir.resolve("missing"), rank), names, false);
 
         assertEquals(List.of("java/lang/Object", "io/netty/channel/Channel", "org/sperli/rankd/Main"),
                 Files.readAllLines(names, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withLambdasTheLambdaLinesStayWhereTheyStoodAndEachIsKeptOnce() throws IOException {
+        Path first = Files.writeString(dir.resolve("first.classlist"), "java/lang/Object id: 0\n"
+                + "@lambda-proxy a/B run ()V\n@cp a/B 1 2\n@lambda-form-invoker [LF_RESOLVE] x y LL_L\n");
+        Path second = Files.writeString(dir.resolve("second.classlist"), "@lambda-proxy a/B run ()V\nc/D id: 2\n");
+        Path names = dir.resolve("names");
+
+        ArchiveDump.writeList(List.of(first, second), names, true);
+
+        assertEquals(List.of("java/lang/Object", "@lambda-proxy a/B run ()V",
+                "@lambda-form-invoker [LF_RESOLVE] x y LL_L", "c/D"), Files.readAllLines(names, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aDumpOfTheLambdasThatFailsIsMadeAgainFromTheClassNamesAloneAndLeavesNoCrashReport() throws Exception {
+        assertEquals(List.of("java/lang/Object"), archivedBy(fakeJava(true)));
+        assertFalse(Files.exists(dir.resolve("partial.jsa.crash.log")), "the crash report is left behind");
+    }
+
+    @Test
+    void aDumpThatTakesTheLambdasKeepsThem() throws Exception {
+        assertEquals(List.of("java/lang/Object", "@lambda-proxy a/B run ()V"), archivedBy(fakeJava(false)));
+    }
+
+    @Test
+    void aDumpThatFailsWithoutTheLambdasTooIsAFailure() throws IOException {
+        Path list = Files.writeString(dir.resolve("rank.classlist"), "java/lang/Object\n");
+        Path failing = Files.writeString(dir.resolve("failing-java"), "#!/bin/sh\nexit 134\n");
+        failing.toFile().setExecutable(true);
+
+        IOException failed = assertThrows(IOException.class, () -> ArchiveDump.dumpStatic(failing.toString(),
+                List.of(), List.of(list), dir.resolve("names"), dir.resolve("partial.jsa"), "a.jar"));
+
+        assertEquals("the JVM that makes it exited with 134", failed.getMessage());
     }
 
     @Test
@@ -75,5 +111,27 @@ class ArchiveDumpTest {
         assertEquals("the dump took over 1 s", slow.getMessage());
         long pid = Long.parseLong(Files.readString(pidFile).strip());
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the child still runs");
+    }
+
+    /** What {@code java} archived of a list with a class and a lambda, through {@link ArchiveDump#dumpStatic}. */
+    private List<String> archivedBy(Path java) throws Exception {
+        Path list = Files.writeString(dir.resolve("rank.classlist"), "java/lang/Object\n@lambda-proxy a/B run ()V\n");
+        Path partial = dir.resolve("partial.jsa");
+        ArchiveDump.dumpStatic(java.toString(), List.of(), List.of(list), dir.resolve("names"), partial, "a.jar");
+        return Files.readAllLines(partial, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A stand-in for {@code java -Xshare:dump} that copies its class list to the archive; with {@code crashOnLambdas}
+     * it writes its crash report and fails, as a JVM that crashes, when the list holds a lambda line.
+     */
+    private Path fakeJava(boolean crashOnLambdas) throws IOException {
+        String script = "#!/bin/sh\nfor a; do case \"$a\" in -XX:SharedClassListFile=*) list=\"${a#*=}\";;"
+                + " -XX:SharedArchiveFile=*) out=\"${a#*=}\";; -XX:ErrorFile=*) err=\"${a#*=}\";; esac; done\n"
+                + (crashOnLambdas ? "if grep -q '^@' \"$list\"; then echo crash > \"$err\"; exit 134; fi\n" : "")
+                + "cp \"$list\" \"$out\"\n";
+        Path java = Files.writeString(dir.resolve("java"), script);
+        java.toFile().setExecutable(true);
+        return java;
     }
 }

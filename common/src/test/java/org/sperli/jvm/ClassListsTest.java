@@ -25,4 +25,16 @@ class ClassListsTest {
                 "org/sperli/examples/hello/HelloJob id: 1992 super: 0 interfaces: 1991 source: /x/hello.jar"));
         assertNull(ClassLists.className("   "));
     }
+
+    @Test
+    void withLambdasALambdaOrLambdaFormLineIsKeptAsItStandsAndOtherAtLinesAreNot() {
+        String proxy = "@lambda-proxy java/lang/Thread run ()V";
+        String form = "@lambda-form-invoker [LF_RESOLVE] java.lang.invoke.DirectMethodHandle$Holder invokeStatic LL_L";
+
+        assertEquals(proxy, ClassLists.entry("  " + proxy + " ", true));
+        assertEquals(form, ClassLists.entry(form, true));
+        assertNull(ClassLists.entry(proxy, false));
+        assertNull(ClassLists.entry("@cp sun/util/Foo 1 2 8", true));
+        assertEquals("java/lang/Object", ClassLists.entry("java/lang/Object id: 0", true));
+    }
 }

@@ -18,13 +18,12 @@ final class ClassListDump {
 
     /** Writes the archive to {@code partial}, the filtered list to {@code filtered} (the caller removes both). */
     static void run(Path classList, Path filtered, Path partial) throws IOException {
-        ArchiveDump.writeClassNames(List.of(classList), filtered);
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The module options of the ranks: a JVM whose options differ uses an archive only in part.
         try {
-            ArchiveDump.run(ArchiveDump.staticDumpCommand(java, List.of(AccpLibrary.NATIVE_ACCESS), filtered, partial,
-                    System.getProperty("java.class.path")), partial);
+            ArchiveDump.dumpStatic(java, List.of(AccpLibrary.NATIVE_ACCESS), List.of(classList), filtered, partial,
+                    System.getProperty("java.class.path"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted");

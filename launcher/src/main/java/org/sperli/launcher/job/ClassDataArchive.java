@@ -28,9 +28,9 @@ import org.sperli.jvm.ArchiveDump;
  * dumps each missing archive whose list is there ({@code java -Xshare:dump}, once, about 5 s each), the launcher's
  * with the classes of an SSH launch too ({@value #SSH_CLASS_LIST}). Later JVMs start with
  * {@code -XX:SharedArchiveFile=...}; a JVM that finds the archive does not match (another JDK build, a changed
- * jar) ignores it and starts as before. Lambda and lambda-form lines are left out of the list: dumping them crashes
- * some JDK 17 builds (Debian's 17.0.15) and they are a small part of the gain. The job's own classes are left out
- * too (see {@link org.sperli.jvm.ClassLists#className}).
+ * jar) ignores it and starts as before. The lambdas of the lists are archived too, and the archive is made again
+ * without them if that dump fails ({@link ArchiveDump#dumpStatic}). The job's own classes are left out (see
+ * {@link org.sperli.jvm.ClassLists#className}).
  *
  * <p>On JDK {@value #AOT_CACHE_FEATURE} and later the next job's rank {@value #LISTING_RANK} is a training run
  * (JEP 483 and 515: {@code -XX:AOTMode=record}) that writes {@code BASE.rank-PID.aotconf}, PID being the launcher's,
@@ -173,9 +173,10 @@ public final class ClassDataArchive {
                 return Optional.empty();
             }
             Path partial = sibling(PARTIAL + launcherPid + ".aot");
-            return make("AOT cache", List.of(javaCommand, AccpLibrary.NATIVE_ACCESS, "-XX:AOTMode=create",
-                    "-XX:AOTConfiguration=" + aotConfiguration(), "-XX:AOTCache=" + partial, "-cp", jar.toString()),
-                    partial, aotCache(), "made an AOT cache for faster rank starts on this JDK");
+            List<String> create = List.of(javaCommand, AccpLibrary.NATIVE_ACCESS, "-XX:AOTMode=create",
+                    "-XX:AOTConfiguration=" + aotConfiguration(), "-XX:AOTCache=" + partial, "-cp", jar.toString());
+            return make("AOT cache", () -> ArchiveDump.run(create, partial), partial, aotCache(),
+                    "made an AOT cache for faster rank starts on this JDK");
         } finally {
             deleteQuietly(aotConfiguration());
         }
@@ -227,26 +228,28 @@ public final class ClassDataArchive {
         Path merged = sibling(mergedSuffix);
         Path partial = sibling(PARTIAL + launcherPid + suffix);
         try {
-            ArchiveDump.writeClassNames(lists, merged);
             // With the module options of the launcher and the ranks: a JVM whose options differ uses the archive only
             // in part and says so in three error lines on JDK 25.
-            return make(what, ArchiveDump.staticDumpCommand(javaCommand, List.of(AccpLibrary.NATIVE_ACCESS), merged,
-                    partial, jar.toString()), partial, target, made);
-        } catch (IOException e) {
-            return Optional.of(what + " not made: " + e.getMessage());
+            return make(what, () -> ArchiveDump.dumpStatic(javaCommand, List.of(AccpLibrary.NATIVE_ACCESS), lists,
+                    merged, partial, jar.toString()), partial, target, made);
         } finally {
             deleteQuietly(merged);
         }
     }
 
+    /** A child JVM's work that writes a partial file ({@link ArchiveDump}). */
+    private interface Dump {
+        void run() throws IOException, InterruptedException;
+    }
+
     /**
-     * Runs {@code command}, which writes {@code partial}, and moves that to {@code target}; returns the line that
+     * Runs {@code dump}, which writes {@code partial}, and moves that to {@code target}; returns the line that
      * says what came of it ({@code made}, or why {@code what} was not made). A dump that outlives its bound is ended:
      * none outlives the launcher.
      */
-    private Optional<String> make(String what, List<String> command, Path partial, Path target, String made) {
+    private Optional<String> make(String what, Dump dump, Path partial, Path target, String made) {
         try {
-            ArchiveDump.run(command, partial);
+            dump.run();
             moveIntoPlace(partial, target);
             removeEarlierBuilds();
             return Optional.of(made + ": " + target);
