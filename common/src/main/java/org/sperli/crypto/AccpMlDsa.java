@@ -13,7 +13,8 @@ import org.bouncycastle.crypto.digests.SHAKEDigest;
 /**
  * The ML-DSA-44 half of a CompositeSig signed by AWS-LC through ACCP, for a launcher that signs many join tokens. In
  * the launcher's short-lived JVM, which compiles with C1 only, Bouncy Castle took about 1.5 ms a signature and AWS-LC
- * about 0.4 ms; in a JVM whose C2 is warm the two are equal, so ranks keep Bouncy Castle.
+ * about 0.4 ms; in a JVM whose C2 is warm the two are equal. Ranks sign nothing; they verify the same way
+ * ({@link AccpCompositeVerifier}), as their JVMs are cold when they check their peers' join tokens.
  *
  * <p>ACCP takes no ML-DSA context, so this signs the "external mu" of FIPS 204 (ML-DSA.Sign, Algorithm 2, with
  * Algorithm 7's first step done here): {@code mu = SHAKE256(tr || 0x00 || len(ctx) || ctx || M, 64)} with
@@ -29,7 +30,7 @@ final class AccpMlDsa {
     private static final int TR_LENGTH = 64;
     private static final int MU_LENGTH = 64;
     private static final int SHAKE_BITS = 256;
-    private static final String EXTERNAL_MU = "ML-DSA-ExtMu";
+    static final String EXTERNAL_MU = "ML-DSA-ExtMu";
 
     private final AmazonCorrettoCryptoProvider provider;
     private final PrivateKey key;
@@ -54,11 +55,7 @@ final class AccpMlDsa {
                 return Optional.empty();
             }
             PrivateKey key = KeyFactory.getInstance("ML-DSA", accp).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
-            byte[] tr = new byte[TR_LENGTH];
-            SHAKEDigest shake = new SHAKEDigest(SHAKE_BITS);
-            shake.update(publicKey, 0, publicKey.length);
-            shake.doFinal(tr, 0, TR_LENGTH);
-            return Optional.of(new AccpMlDsa(accp, key, tr));
+            return Optional.of(new AccpMlDsa(accp, key, tr(publicKey)));
         } catch (GeneralSecurityException | LinkageError | RuntimeException e) {
             return Optional.empty();
         } finally {
@@ -68,6 +65,20 @@ final class AccpMlDsa {
 
     /** The 2420-byte ML-DSA-44 signature of {@code message} with context {@code ctx} (at most 255 bytes). */
     byte[] sign(byte[] message, byte[] ctx) {
+        return AccpEd25519.sign(provider, EXTERNAL_MU, key, externalMu(tr, message, ctx));
+    }
+
+    /** {@code tr = SHAKE256(pk, 64)} of an ML-DSA public key. */
+    static byte[] tr(byte[] publicKey) {
+        byte[] tr = new byte[TR_LENGTH];
+        SHAKEDigest shake = new SHAKEDigest(SHAKE_BITS);
+        shake.update(publicKey, 0, publicKey.length);
+        shake.doFinal(tr, 0, TR_LENGTH);
+        return tr;
+    }
+
+    /** {@code mu = SHAKE256(tr || 0x00 || len(ctx) || ctx || M, 64)}: what ACCP signs and verifies for the message. */
+    static byte[] externalMu(byte[] tr, byte[] message, byte[] ctx) {
         byte[] mu = new byte[MU_LENGTH];
         SHAKEDigest shake = new SHAKEDigest(SHAKE_BITS);
         shake.update(tr, 0, tr.length);
@@ -76,6 +87,6 @@ final class AccpMlDsa {
         shake.update(ctx, 0, ctx.length);
         shake.update(message, 0, message.length);
         shake.doFinal(mu, 0, MU_LENGTH);
-        return AccpEd25519.sign(provider, EXTERNAL_MU, key, mu);
+        return mu;
     }
 }

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Optional;
 import org.bouncycastle.crypto.CryptoException;
 import org.bouncycastle.crypto.digests.SHA512Digest;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
@@ -29,7 +30,8 @@ import org.bouncycastle.crypto.signers.MLDSASigner;
  * 3.5 says, not through its JCA provider: setting that provider up cost a rank about a fifth of its start-up, and the
  * construction is a few lines. The draft's vector ({@code CompositeSigVectorTest}) keeps the two equal. Lengths are
  * checked before Bouncy Castle sees the bytes; any exception while verifying means "invalid"; a context above 255
- * bytes is refused here. Signers are made per call, so every method is safe from any thread.
+ * bytes is refused here. Signers are made per call, so every method is safe from any thread. AWS-LC may do the same
+ * steps natively: a launcher's signer on request, and {@link #verify} in a process whose TLS engine is ACCP.
  */
 public final class CompositeSig {
     /** Raw public key: ML-DSA-44 public key (1312) || Ed25519 public key (32). */
@@ -237,9 +239,19 @@ public final class CompositeSig {
     /**
      * Whether {@code signature} is a valid CompositeSig of {@code message} with context {@code ctx} under the raw
      * {@code publicKey}. False for a missing argument, any wrong length, a context above 255 bytes, and any failure
-     * inside the library: this method never throws for bad input.
+     * inside the library: this method never throws for bad input. Where the process's TLS engine is ACCP (a rank's,
+     * by default), AWS-LC verifies both halves ({@link AccpCompositeVerifier}); elsewhere Bouncy Castle does.
      */
     public static boolean verify(byte[] publicKey, byte[] message, byte[] signature, byte[] ctx) {
+        return verify(publicKey, message, signature, ctx, CryptoEngine.current() == CryptoEngine.Name.ACCP);
+    }
+
+    /**
+     * As {@link #verify(byte[], byte[], byte[], byte[])}; with {@code natively}, AWS-LC verifies both halves where it
+     * loads ({@link AccpCompositeVerifier}), as it does in a process whose TLS engine is ACCP (a rank), else Bouncy
+     * Castle.
+     */
+    static boolean verify(byte[] publicKey, byte[] message, byte[] signature, byte[] ctx, boolean natively) {
         if (publicKey == null || message == null || signature == null || ctx == null
                 || publicKey.length != PUBLIC_KEY_LENGTH || signature.length != SIGNATURE_LENGTH
                 || ctx.length > MAX_CONTEXT_LENGTH) {
@@ -247,6 +259,12 @@ public final class CompositeSig {
         }
         try {
             byte[] representative = representative(message, ctx);
+            if (natively) {
+                Optional<AccpCompositeVerifier> accp = AccpCompositeVerifier.forKey(publicKey);
+                if (accp.isPresent()) {
+                    return accp.get().verify(representative, signature, LABEL_BYTES);
+                }
+            }
             MLDSASigner mldsa = new MLDSASigner();
             mldsa.init(false, new ParametersWithContext(new MLDSAPublicKeyParameters(MLDSA,
                     Arrays.copyOf(publicKey, MLDSA_PUBLIC_KEY_LENGTH)), LABEL_BYTES));

@@ -70,6 +70,11 @@ public final class Ed25519Keys {
         }
     }
 
+    /** The X.509 (RFC 8410) encoding of a raw 32-byte Ed25519 public key, which stays as it is. */
+    static X509EncodedKeySpec publicKeySpec(byte[] publicKey) {
+        return new X509EncodedKeySpec(withKey(SPKI_PREFIX, publicKey.clone()));
+    }
+
     private static byte[] withKey(byte[] prefix, byte[] key) {
         if (key.length != KEY_LENGTH) {
             throw new IllegalStateException("Ed25519 key of " + key.length + " bytes, expected " + KEY_LENGTH);

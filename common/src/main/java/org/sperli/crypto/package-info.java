@@ -9,7 +9,7 @@
  * (a global registration would change which provider the JDK's TLS stack picks for Ed25519).
  *
  * <p>No new cryptography lives here: CompositeSig is the IETF LAMPS composite of ML-DSA-44 and Ed25519 as implemented
- * by Bouncy Castle; TLS keys and certificates are plain Ed25519 (RFC 8410), made with Bouncy Castle and used by the
- * JDK's TLS stack as JDK keys.
+ * by Bouncy Castle (and by AWS-LC where ACCP runs); TLS keys and certificates are plain Ed25519 (RFC 8410), made with
+ * Bouncy Castle and used by the JDK's TLS stack as JDK keys.
  */
 package org.sperli.crypto;

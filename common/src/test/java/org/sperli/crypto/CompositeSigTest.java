@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -68,16 +71,17 @@ class CompositeSigTest {
         for (byte[] ctx : new byte[][] {CompositeSig.CONTEXT_JOIN, CompositeSig.CONTEXT_COMMIT, new byte[0]}) {
             byte[] signature = signer.sign(MESSAGE, ctx);
             assertEquals(2484, signature.length);
-            assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, ctx));
+            assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, ctx, false));
             byte[] otherMessage = Arrays.copyOf(MESSAGE, MESSAGE.length + 1);
-            assertFalse(CompositeSig.verify(pair.publicKey(), otherMessage, signature, ctx));
+            assertFalse(CompositeSig.verify(pair.publicKey(), otherMessage, signature, ctx, false));
         }
         byte[] join = signer.sign(MESSAGE, CompositeSig.CONTEXT_JOIN);
-        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, join, CompositeSig.CONTEXT_COMMIT));
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, join, CompositeSig.CONTEXT_COMMIT, false));
         byte[] mlDsaHalfOfAnotherKey = CompositeSig.signer(CompositeSig.generate(new SecureRandom()).secretKey(), true)
                 .sign(MESSAGE, CompositeSig.CONTEXT_JOIN);
         System.arraycopy(join, 2420, mlDsaHalfOfAnotherKey, 2420, 64);
-        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, mlDsaHalfOfAnotherKey, CompositeSig.CONTEXT_JOIN),
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, mlDsaHalfOfAnotherKey, CompositeSig.CONTEXT_JOIN,
+                false),
                 "an ML-DSA half made with another seed must not verify");
     }
 
@@ -91,6 +95,76 @@ class CompositeSigTest {
         assertArrayEquals(Arrays.copyOfRange(viaJava, 2420, 2484), Arrays.copyOfRange(viaAwsLc, 2420, 2484),
                 "RFC 8032 is deterministic: the same key signs the same M' alike");
         assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, viaAwsLc, CompositeSig.CONTEXT_COMMIT));
+    }
+
+    @Test
+    void awsLcAndBouncyCastleVerifyAlikeValidTamperedAndMalformedSignatures() {
+        assumeTrue(AccpCompositeVerifier.forKey(pair.publicKey()).isPresent(),
+                "ACCP's native library does not load here: nothing to compare");
+        byte[] valid = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_JOIN);
+        List<byte[]> signatures = new ArrayList<>(List.of(valid, new byte[2484], filled(2484, 0xff),
+                withSPlusTheGroupOrder(valid)));
+        for (int i = 0; i < valid.length; i += 61) {
+            signatures.add(flipped(valid, i));
+        }
+        for (int i : new int[] {2419, 2420, 2451, 2452, 2483}) {
+            signatures.add(flipped(valid, i));
+        }
+        for (byte[] key : List.of(pair.publicKey(), flipped(pair.publicKey(), 7), flipped(pair.publicKey(), 1343))) {
+            for (byte[] ctx : List.of(CompositeSig.CONTEXT_JOIN, CompositeSig.CONTEXT_COMMIT)) {
+                for (byte[] signature : signatures) {
+                    assertEquals(CompositeSig.verify(key, MESSAGE, signature, ctx, false),
+                            CompositeSig.verify(key, MESSAGE, signature, ctx, true));
+                }
+            }
+        }
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, valid, CompositeSig.CONTEXT_JOIN, true));
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, valid, CompositeSig.CONTEXT_JOIN, false));
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, withSPlusTheGroupOrder(valid),
+                CompositeSig.CONTEXT_JOIN, true), "RFC 8032: S must be below the group order");
+    }
+
+    @Test
+    void awsLcVerifiesUnderEachKeyItIsGivenNotTheOneBefore() {
+        assumeTrue(AccpCompositeVerifier.forKey(pair.publicKey()).isPresent(),
+                "ACCP's native library does not load here: nothing to compare");
+        CompositeSig.KeyPair other = CompositeSig.generate(new SecureRandom());
+        byte[] signature = CompositeSig.sign(pair.secretKey(), MESSAGE, CompositeSig.CONTEXT_COMMIT);
+        byte[] byOther = CompositeSig.sign(other.secretKey(), MESSAGE, CompositeSig.CONTEXT_COMMIT);
+
+        assertTrue(CompositeSig.verify(pair.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_COMMIT, true));
+        assertFalse(CompositeSig.verify(other.publicKey(), MESSAGE, signature, CompositeSig.CONTEXT_COMMIT, true));
+        assertTrue(CompositeSig.verify(other.publicKey(), MESSAGE, byOther, CompositeSig.CONTEXT_COMMIT, true));
+        assertFalse(CompositeSig.verify(pair.publicKey(), MESSAGE, byOther, CompositeSig.CONTEXT_COMMIT, true));
+    }
+
+    private static byte[] flipped(byte[] bytes, int index) {
+        byte[] copy = bytes.clone();
+        copy[index] ^= 0x01;
+        return copy;
+    }
+
+    private static byte[] filled(int length, int value) {
+        byte[] bytes = new byte[length];
+        Arrays.fill(bytes, (byte) value);
+        return bytes;
+    }
+
+    /** The signature with its Ed25519 S (little-endian, its last 32 bytes) raised by the group order L: still 256 bits. */
+    private static byte[] withSPlusTheGroupOrder(byte[] signature) {
+        BigInteger order = BigInteger.TWO.pow(252).add(new BigInteger("27742317777372353535851937790883648493"));
+        byte[] s = Arrays.copyOfRange(signature, 2452, 2484);
+        byte[] bigEndian = new byte[32];
+        for (int i = 0; i < 32; i++) {
+            bigEndian[i] = s[31 - i];
+        }
+        byte[] raised = new BigInteger(1, bigEndian).add(order).toByteArray();
+        byte[] out = signature.clone();
+        for (int i = 0; i < 32; i++) {
+            int from = raised.length - 1 - i;
+            out[2452 + i] = from >= 0 ? raised[from] : 0;
+        }
+        return out;
     }
 
     @Test
