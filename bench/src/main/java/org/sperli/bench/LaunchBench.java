@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]}: the examples' hello job on N local ranks,
- * start to exit, beside what the machine allows, all in one run:
+ * {@code scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64] [--ssh-dir DIR]}: the examples' hello job on
+ * N local ranks, start to exit, beside what the machine allows, all in one run:
  *
  * <ul>
  *   <li>SPERLI: {@code scripts/sperli demo --ranks N -v}, on JDK 17 (this JVM's java) and on every other JDK given
@@ -31,6 +31,7 @@ import java.util.stream.Stream;
  * <p>Each cell is the median of R runs (default 3) after two discarded warm-up runs per JDK (which also make the
  * class-data archive and the AOT cache the first time). {@code --with-64} adds a 64-rank run and the peak resident
  * memory of its ranks, and the examples' checkpointed job on 64 ranks (allreduces and a checkpoint) per JDK.
+ * {@code --ssh-dir DIR} adds the same job over SSH to one host beside local ranks ({@link SshLaunch}).
  */
 public final class LaunchBench {
     private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
@@ -48,13 +49,16 @@ public final class LaunchBench {
         int runs = 3;
         List<Integer> sizes = new ArrayList<>(List.of(1, 4, 8, 16));
         boolean with64 = false;
+        Path sshDir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--ranks" -> sizes = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
                 case "--with-64" -> with64 = true;
+                case "--ssh-dir" -> sshDir = Path.of(args[++i]);
                 default -> {
-                    System.err.println("usage: scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]");
+                    System.err.println("usage: scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]"
+                            + " [--ssh-dir DIR]");
                     System.exit(2);
                 }
             }
@@ -97,6 +101,9 @@ public final class LaunchBench {
         if (with64) {
             printSixtyFour(results, jdks);
         }
+        if (sshDir != null) {
+            SshLaunch.print(jdks, sizes.stream().filter(n -> n < 64).toList(), runs, sshDir);
+        }
     }
 
     /** The 64-rank lines: whether hello completed and the ranks' memory, then the checkpointed job per JDK. */
@@ -120,10 +127,7 @@ public final class LaunchBench {
      * for it and deleted after: "completed in S s", or why not.
      */
     private static String checkpointed(String javaHome, int n) throws IOException, InterruptedException {
-        Path jar;
-        try (Stream<Path> jars = Files.list(Path.of("examples", "target"))) {
-            jar = jars.filter(f -> f.getFileName().toString().endsWith("-checkpointed.jar")).findFirst().orElse(null);
-        }
+        Path jar = exampleJar("-checkpointed.jar");
         if (jar == null) {
             return "not run: no examples/target/*-checkpointed.jar (build the examples module)";
         }
@@ -156,6 +160,13 @@ public final class LaunchBench {
                     Files.deleteIfExists(f);
                 }
             }
+        }
+    }
+
+    /** The examples' jar whose name ends with {@code suffix}, or null when the examples module was not built. */
+    static Path exampleJar(String suffix) throws IOException {
+        try (Stream<Path> jars = Files.list(Path.of("examples", "target"))) {
+            return jars.filter(f -> f.getFileName().toString().endsWith(suffix)).findFirst().orElse(null);
         }
     }
 
@@ -357,7 +368,7 @@ public final class LaunchBench {
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
     }
 
-    private static byte[] readAll(InputStream in) throws IOException {
+    static byte[] readAll(InputStream in) throws IOException {
         try (in) {
             return in.readAllBytes();
         }
