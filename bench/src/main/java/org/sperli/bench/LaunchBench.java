@@ -46,27 +46,10 @@ public final class LaunchBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int runs = 3;
-        List<Integer> sizes = new ArrayList<>(List.of(1, 4, 8, 16));
-        boolean with64 = false;
-        Path sshDir = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--ranks" -> sizes = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
-                case "--with-64" -> with64 = true;
-                case "--ssh-dir" -> sshDir = Path.of(args[++i]);
-                default -> {
-                    System.err.println("usage: scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64]"
-                            + " [--ssh-dir DIR]");
-                    System.exit(2);
-                }
-            }
-        }
-        if (with64 && !sizes.contains(64)) {
-            sizes = new ArrayList<>(sizes);
-            sizes.add(64);
-        }
+        Options options = Options.parse(args);
+        int runs = options.runs();
+        List<Integer> sizes = options.sizes();
+        boolean with64 = options.with64();
         Map<String, String> jdks = jdks();
         Path mpiHello = MpiHello.build();
         System.out.printf(Locale.ROOT, "launch benchmark: hello job, start to exit, median of %d runs; %d cores%n",
@@ -101,8 +84,47 @@ public final class LaunchBench {
         if (with64) {
             printSixtyFour(results, jdks);
         }
-        if (sshDir != null) {
-            SshLaunch.print(jdks, sizes.stream().filter(n -> n < 64).toList(), runs, sshDir);
+        if (options.sshDirOrNull() != null) {
+            try {
+                SshLaunch.print(jdks, sizes.stream().filter(n -> n < 64).toList(), runs, options.sshDirOrNull());
+            } catch (IllegalStateException | IOException e) {
+                System.err.println("launch benchmark over SSH: " + e.getMessage());
+                System.exit(1);
+            }
+        }
+    }
+
+    /** The command line; a bad one ends the benchmark with its usage line and exit status 2. */
+    private record Options(int runs, List<Integer> sizes, boolean with64, Path sshDirOrNull) {
+        static Options parse(String[] args) {
+            int runs = 3;
+            List<Integer> sizes = new ArrayList<>(List.of(1, 4, 8, 16));
+            boolean with64 = false;
+            Path sshDir = null;
+            try {
+                for (int i = 0; i < args.length; i++) {
+                    switch (args[i]) {
+                        case "--runs" -> runs = Integer.parseInt(args[++i]);
+                        case "--ranks" -> sizes = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
+                        case "--with-64" -> with64 = true;
+                        case "--ssh-dir" -> sshDir = Path.of(args[++i]);
+                        default -> throw new IllegalArgumentException(args[i]);
+                    }
+                }
+                if (runs < 1 || sizes.stream().anyMatch(n -> n < 1 || n > 4096)
+                        || sshDir != null && !Files.isDirectory(sshDir)) {
+                    throw new IllegalArgumentException("runs, ranks or SSH directory");
+                }
+            } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+                System.err.println("usage: scripts/bench launch [--runs R>=1] [--ranks 1,4,8,16] [--with-64]"
+                        + " [--ssh-dir EXISTING-DIR]");
+                System.exit(2);
+            }
+            if (with64 && !sizes.contains(64)) {
+                sizes = new ArrayList<>(sizes);
+                sizes.add(64);
+            }
+            return new Options(runs, sizes, with64, sshDir);
         }
     }
 
