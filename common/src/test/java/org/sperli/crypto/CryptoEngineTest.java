@@ -11,6 +11,10 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Signature;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.crypto.Cipher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,5 +72,32 @@ class CryptoEngineTest {
         CryptoEngine.Choice jdk = CryptoEngine.switchTo(CryptoEngine.Name.JDK);
         assertEquals(jdk, CryptoEngine.select("accp", Map.of()));
         assertEquals(CryptoEngine.Name.JDK, CryptoEngine.current());
+    }
+
+    @Test
+    void theWaitForAccpsSelfTestsEndsAfterWhatTheCommonPoolHadQueuedBeforeIt() throws Exception {
+        assumeTrue(ForkJoinPool.getCommonPoolParallelism() == 1,
+                "the order holds for a common pool of one worker (2 cores); this one has "
+                        + ForkJoinPool.getCommonPoolParallelism());
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean done = new AtomicBoolean();
+        ForkJoinPool.commonPool().execute(() -> {
+            started.countDown();
+            sleepQuietly(300);
+            done.set(true);
+        });
+        assertTrue(started.await(10, TimeUnit.SECONDS), "the common pool ran nothing");
+
+        CryptoEngine.awaitTaskQueuedAfterSelfTests();
+
+        assertTrue(done.get(), "the wait ended before the task queued before it");
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
