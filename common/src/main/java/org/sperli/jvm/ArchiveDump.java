@@ -46,10 +46,15 @@ public final class ArchiveDump {
      * {@code names} and runs {@link #staticDumpCommand} (its arguments as there). A dump with the lambda lines that
      * fails is made again from the class names alone: an earlier session saw a JDK 17 build crash on them, which
      * could not be made to happen again on Debian's 17.0.15 here, and an archive without them still maps the classes.
-     * Throws, saying why, when the second dump fails too.
+     * Throws, saying why, when the second dump fails too, or when the first ran past its bound (not tried again).
      */
     public static void dumpStatic(String java, List<String> options, List<Path> lists, Path names, Path partial,
                                   String classPath) throws IOException, InterruptedException {
+        dumpStatic(java, options, lists, names, partial, classPath, TIMEOUT_SECONDS);
+    }
+
+    static void dumpStatic(String java, List<String> options, List<Path> lists, Path names, Path partial,
+                           String classPath, long timeoutSeconds) throws IOException, InterruptedException {
         // A JVM that crashes writes its report to the working directory, the operator's, unless told otherwise.
         Path crashReport = partial.resolveSibling(partial.getFileName() + ".crash.log");
         List<String> crashOption = new ArrayList<>(options);
@@ -57,11 +62,14 @@ public final class ArchiveDump {
         try {
             writeList(lists, names, true);
             try {
-                run(staticDumpCommand(java, crashOption, names, partial, classPath), partial);
+                run(staticDumpCommand(java, crashOption, names, partial, classPath), partial, timeoutSeconds);
+            } catch (TimedOut slow) {
+                // A machine too busy to dump in time would be as busy for a second try, which the launcher awaits.
+                throw slow;
             } catch (IOException withLambdas) {
                 Files.deleteIfExists(partial);
                 writeList(lists, names, false);
-                run(staticDumpCommand(java, crashOption, names, partial, classPath), partial);
+                run(staticDumpCommand(java, crashOption, names, partial, classPath), partial, timeoutSeconds);
             }
         } finally {
             Files.deleteIfExists(crashReport);
@@ -97,7 +105,7 @@ public final class ArchiveDump {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             if (!dump.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                throw new IOException("the dump took over " + timeoutSeconds + " s");
+                throw new TimedOut("the dump took over " + timeoutSeconds + " s");
             }
             if (dump.exitValue() != 0 || !Files.isRegularFile(output)) {
                 throw new IOException("the JVM that makes it exited with " + dump.exitValue());
@@ -115,6 +123,15 @@ public final class ArchiveDump {
             dump.waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A dump that ran past its bound, and was ended. */
+    static final class TimedOut extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TimedOut(String message) {
+            super(message);
         }
     }
 }

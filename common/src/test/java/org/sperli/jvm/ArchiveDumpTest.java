@@ -113,6 +113,21 @@ class ArchiveDumpTest {
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the child still runs");
     }
 
+    @Test
+    void aDumpThatRunsPastItsBoundIsNotTriedAgain() throws IOException {
+        Path list = Files.writeString(dir.resolve("rank.classlist"), "java/lang/Object\n@lambda-proxy a/B run ()V\n");
+        Path starts = dir.resolve("starts");
+        Path slow = Files.writeString(dir.resolve("slow-java"), "#!/bin/sh\necho start >> " + starts
+                + "\nexec sleep 60\n");
+        slow.toFile().setExecutable(true);
+
+        IOException failed = assertThrows(ArchiveDump.TimedOut.class, () -> ArchiveDump.dumpStatic(slow.toString(),
+                List.of(), List.of(list), dir.resolve("names"), dir.resolve("partial.jsa"), "a.jar", 1));
+
+        assertEquals("the dump took over 1 s", failed.getMessage());
+        assertEquals(List.of("start"), Files.readAllLines(starts, StandardCharsets.UTF_8));
+    }
+
     /** What {@code java} archived of a list with a class and a lambda, through {@link ArchiveDump#dumpStatic}. */
     private List<String> archivedBy(Path java) throws Exception {
         Path list = Files.writeString(dir.resolve("rank.classlist"), "java/lang/Object\n@lambda-proxy a/B run ()V\n");
