@@ -126,8 +126,8 @@ public final class ArchiveDump {
         }
     }
 
-    /** A dump that ran past its bound, and was ended. */
-    static final class TimedOut extends IOException {
+    /** A dump that ran past its bound, and was ended: {@link #dumpStatic} does not try it again. */
+    public static final class TimedOut extends IOException {
         private static final long serialVersionUID = 1L;
 
         TimedOut(String message) {

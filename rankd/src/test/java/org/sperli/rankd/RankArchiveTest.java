@@ -166,7 +166,8 @@ class RankArchiveTest {
         }
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             for (Class<?> c : List.of(RankArchive.class, RankArchiveChild.class, ClassListDump.class,
-                    org.sperli.jvm.ClassLists.class, org.sperli.jvm.ArchiveDump.class)) {
+                    org.sperli.jvm.ClassLists.class, org.sperli.jvm.ArchiveDump.class,
+                    org.sperli.jvm.ArchiveDump.TimedOut.class)) {
                 String entry = c.getName().replace('.', '/') + ".class";
                 out.putNextEntry(new JarEntry(entry));
                 try (InputStream in = c.getClassLoader().getResourceAsStream(entry)) {
