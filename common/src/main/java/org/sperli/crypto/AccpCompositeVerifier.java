@@ -1,5 +1,8 @@
 package org.sperli.crypto;
 
+import static org.sperli.crypto.CompositeSig.MLDSA_PUBLIC_KEY_LENGTH;
+import static org.sperli.crypto.CompositeSig.MLDSA_SIGNATURE_LENGTH;
+
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -26,8 +29,6 @@ final class AccpCompositeVerifier {
     /** X.509 SubjectPublicKeyInfo of ML-DSA-44 (OID 2.16.840.1.101.3.4.3.17) up to its 1312 key bytes. */
     private static final byte[] MLDSA_SPKI_PREFIX =
             HexFormat.of().parseHex("30820532300b06096086480165030403110382052100");
-    private static final int MLDSA_PUBLIC_KEY_LENGTH = 1312;
-    private static final int MLDSA_SIGNATURE_LENGTH = 2420;
 
     /** The last key made ready: every signature a rank checks is under the one job key. */
     private static volatile AccpCompositeVerifier last;

@@ -69,8 +69,9 @@ public final class CompositeSig {
     private static final int CONTEXT_OFFSET = 63;
     private static final int HASH_LENGTH = 64;
 
-    private static final int MLDSA_PUBLIC_KEY_LENGTH = 1312;
-    private static final int MLDSA_SIGNATURE_LENGTH = 2420;
+    /** The ML-DSA-44 half of a public key and of a signature, which come first. */
+    static final int MLDSA_PUBLIC_KEY_LENGTH = 1312;
+    static final int MLDSA_SIGNATURE_LENGTH = 2420;
     private static final int SEED_LENGTH = 32;
     private static final MLDSAParameters MLDSA = MLDSAParameters.ml_dsa_44;
     /** Hedged ML-DSA (FIPS 204's default) takes fresh randomness per signature; SecureRandom is thread-safe. */

@@ -26,7 +26,7 @@ public final class ArchiveDump {
      * Writes the class names of those of {@code lists} that exist, with their lambda lines when {@code lambdas}, each
      * once, in the order first seen, to {@code names} (what {@link ClassLists#entry} keeps of each line).
      */
-    public static void writeList(List<Path> lists, Path names, boolean lambdas) throws IOException {
+    static void writeList(List<Path> lists, Path names, boolean lambdas) throws IOException {
         Set<String> kept = new LinkedHashSet<>();
         for (Path list : lists) {
             if (Files.isRegularFile(list)) {
@@ -81,8 +81,8 @@ public final class ArchiveDump {
      * {@code classPath}. The options must hold the module options of the JVMs that will use the archive: a JVM whose
      * options differ uses it only in part.
      */
-    public static List<String> staticDumpCommand(String java, List<String> options, Path names, Path partial,
-                                                 String classPath) {
+    static List<String> staticDumpCommand(String java, List<String> options, Path names, Path partial,
+                                          String classPath) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(options);
