@@ -1,8 +1,6 @@
 package org.sperli.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -159,23 +157,17 @@ public final class LaunchBench {
             List<String> command = new ArrayList<>(List.of("scripts/sperli", "run", "-n", String.valueOf(n),
                     "--checkpoint-dir", dir.toString(), jar.toString()));
             command.addAll(CHECKPOINTED_ARGS);
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-            pb.environment().put("JAVA_HOME", javaHome);
-            long start = System.nanoTime();
-            Process p = pb.start();
-            String output = new String(readAll(p.getInputStream()), StandardCharsets.UTF_8);
-            if (!p.waitFor(RUN_TIMEOUT_S, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
+            BoundedChild.Finished job = BoundedChild.start(command, javaHome).finish(RUN_TIMEOUT_S);
+            if (!job.endedInTime()) {
                 return "FAILED: still running after " + RUN_TIMEOUT_S + " s";
             }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            boolean checkpointed = output.contains("checkpoint epoch 1 at step");
-            boolean result = output.contains("result ");
-            if (p.exitValue() == 0 && checkpointed && result) {
-                return String.format(Locale.ROOT, "completed in %.1f s", seconds);
+            boolean checkpointed = job.output().contains("checkpoint epoch 1 at step");
+            boolean result = job.output().contains("result ");
+            if (job.status() == 0 && checkpointed && result) {
+                return String.format(Locale.ROOT, "completed in %.1f s", job.seconds());
             }
-            return "FAILED (exit " + p.exitValue() + (checkpointed ? "" : ", no checkpoint")
-                    + (result ? "" : ", no result") + "): " + verdict(output);
+            return "FAILED (exit " + job.status() + (checkpointed ? "" : ", no checkpoint")
+                    + (result ? "" : ", no result") + "): " + verdict(job.output());
         } finally {
             try (Stream<Path> written = Files.walk(dir)) {
                 for (Path f : written.sorted(Comparator.reverseOrder()).toList()) {
@@ -214,21 +206,13 @@ public final class LaunchBench {
 
     /** One {@code scripts/sperli demo --ranks n -v} with {@code javaHome}. */
     private static Result run(String javaHome, int n) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("scripts/sperli", "demo", "--ranks", String.valueOf(n), "-v")
-                .redirectErrorStream(true);
-        pb.environment().put("JAVA_HOME", javaHome);
-        long start = System.nanoTime();
-        Process p = pb.start();
-        RssWatch watch = n >= 64 ? RssWatch.start(p.toHandle()) : null;
-        byte[] out = readAll(p.getInputStream());
-        if (!p.waitFor(RUN_TIMEOUT_S, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        BoundedChild demo = BoundedChild.start(List.of("scripts/sperli", "demo", "--ranks", String.valueOf(n), "-v"),
+                javaHome);
+        RssWatch watch = n >= 64 ? RssWatch.start(demo.process().toHandle()) : null;
+        BoundedChild.Finished job = demo.finish(RUN_TIMEOUT_S);
         long[] rss = watch == null ? new long[] {0, 0} : watch.stop();
-        String output = new String(out, StandardCharsets.UTF_8);
-        return new Result(seconds, p.exitValue(), phases(output), rss[0], rss[1],
-                p.exitValue() == 0 ? null : verdict(output));
+        return new Result(job.seconds(), job.status(), phases(job.output()), rss[0], rss[1],
+                job.status() == 0 ? null : verdict(job.output()));
     }
 
     /** The launcher's last line about the job ("sperli: job ...: ... exit status N"), or the last line at all. */
@@ -388,12 +372,6 @@ public final class LaunchBench {
         Arrays.sort(sorted);
         return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-    }
-
-    static byte[] readAll(InputStream in) throws IOException {
-        try (in) {
-            return in.readAllBytes();
-        }
     }
 
     /** One run: wall seconds, exit status, phase medians, peak RSS of the ranks (KiB; 64-rank runs only). */

@@ -1,13 +1,11 @@
 package org.sperli.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The SSH lines of {@code scripts/bench launch --ssh-dir DIR}: the examples' hello job on N ranks of one host reached
@@ -68,20 +66,15 @@ final class SshLaunch {
 
     /** Wall seconds of {@code command} with {@code javaHome}; a job that fails ends the benchmark with its verdict. */
     private static double seconds(String javaHome, List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().put("JAVA_HOME", javaHome);
-        long start = System.nanoTime();
-        Process p = pb.start();
-        String output = new String(LaunchBench.readAll(p.getInputStream()), StandardCharsets.UTF_8);
-        if (!p.waitFor(RUN_TIMEOUT_S, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
+        BoundedChild.Finished job = BoundedChild.start(command, javaHome).finish(RUN_TIMEOUT_S);
+        if (!job.endedInTime()) {
             throw new IllegalStateException(String.join(" ", command) + ": still running after " + RUN_TIMEOUT_S
                     + " s");
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        if (p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed: " + LaunchBench.verdict(output));
+        if (job.status() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: "
+                    + LaunchBench.verdict(job.output()));
         }
-        return seconds;
+        return job.seconds();
     }
 }
