@@ -1,9 +1,12 @@
 package org.sperli.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -105,13 +108,16 @@ public final class LaunchCostBench {
             out.printf(Locale.ROOT, "%6d %5d %11.1f %12.3f%n", size, n, ms[n / 2], ms[n / 2] / size);
         }
         List<String> options = launcherJvmOptions();
-        out.printf(Locale.ROOT, "the same path in a fresh JVM per run, started as sperli_exec starts the launcher (%s):"
-                + " the first job of a launcher process%n", String.join(" ", options));
+        String classPath = coldClassPath();
+        out.printf(Locale.ROOT, "the same path in a fresh JVM per run, started as sperli_exec starts the launcher (%s;"
+                + " class path %s): the first job of a launcher process%n", String.join(" ", options),
+                classPath.equals(System.getProperty("java.class.path")) ? "this benchmark's, with the signed jars"
+                        : "the launcher's jar");
         out.printf(Locale.ROOT, "%6s %5s %11s %12s%n", "ranks", "runs", "total ms", "ms per rank");
         for (int size : COLD_SIZES) {
             double[] ms = new double[runs];
             for (int i = 0; i < runs; i++) {
-                ms[i] = coldLauncherPathMs(options, size);
+                ms[i] = coldLauncherPathMs(options, classPath, size);
             }
             Arrays.sort(ms);
             out.printf(Locale.ROOT, "%6d %5d %11.1f %12.3f%n", size, runs, ms[runs / 2], ms[runs / 2] / size);
@@ -135,13 +141,46 @@ public final class LaunchCostBench {
         return List.of(defaults.group(1).strip().split("\\s+"));
     }
 
+    /**
+     * The class path of the fresh JVMs: this benchmark's classes and the launcher's own jar (every dependency inside,
+     * unsigned), as {@code sperli_exec} runs it. The benchmark's class path holds the signed jars of Bouncy Castle and
+     * ACCP, which the JDK verifies as it loads their first class (about 0.1 s here) and a launcher never sees; it is
+     * used only when there is no launcher jar or it is older than the common module's classes.
+     */
+    private static String coldClassPath() throws IOException {
+        String own = System.getProperty("java.class.path");
+        Path benchClasses = Path.of("bench", "target", "classes");
+        Path launcherJar = null;
+        try (DirectoryStream<Path> jars = Files.newDirectoryStream(Path.of("launcher", "target"),
+                "sperli-launcher-*-all.jar")) {
+            for (Path jar : jars) {
+                launcherJar = jar;
+            }
+        } catch (NoSuchFileException e) {
+            return own;
+        }
+        if (launcherJar == null || !Files.isDirectory(benchClasses)) {
+            return own;
+        }
+        for (String entry : own.split(File.pathSeparator)) {
+            Path common = Path.of(entry);
+            String name = common.getFileName().toString();
+            boolean commonJar = name.startsWith("sperli-common-") && name.endsWith(".jar")
+                    && !name.endsWith("-tests.jar");
+            if (commonJar && Files.getLastModifiedTime(launcherJar).compareTo(Files.getLastModifiedTime(common)) < 0) {
+                return own;
+            }
+        }
+        return benchClasses + File.pathSeparator + launcherJar;
+    }
+
     /** {@link #launcherPathMs} of one job in a fresh JVM with {@code options}, in ms. */
-    private static double coldLauncherPathMs(List<String> options, int size) throws IOException, InterruptedException {
+    private static double coldLauncherPathMs(List<String> options, String classPath, int size)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(options);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), LaunchCostBench.class.getName(),
-                COLD_PATH, String.valueOf(size)));
+        command.addAll(List.of("-cp", classPath, LaunchCostBench.class.getName(), COLD_PATH, String.valueOf(size)));
         // Output to a file, not a pipe read to its end, so that the bound below holds even for a child that hangs.
         Path outputFile = Files.createTempFile("sperli-launchcost-", ".out");
         try {

@@ -10,19 +10,17 @@ import java.security.SecureRandom;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Date;
 import java.util.Optional;
+import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.DERUTF8String;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
@@ -33,12 +31,13 @@ import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 /**
  * Builds the Ed25519 certificates of a job: the self-signed job CA and the rank certificates it signs.
  *
- * <p>Bouncy Castle lays out the DER and makes the Ed25519 signature with its lightweight API
- * ({@link Ed25519ContentSigner}: deterministic by RFC 8032, several times faster than the JDK 17 provider, which
- * matters at 4096 ranks per launch, and without the cost of setting up its JCA provider), or AWS-LC makes it for an
- * issuer given {@link AccpEd25519}, with the same result; the certificate is parsed back
- * by the JDK's certificate factory, so the certificates are exactly what the JDK's TLS stack will see. Keys come and
- * go as JDK keys. Subjects are a single CN; the caller decides the names and the validity.
+ * <p>Bouncy Castle's builder lays out the CA's DER, made once per job; a leaf's DER, made per rank, is written
+ * directly ({@link LeafCertificateDer}: the same bytes, at a fraction of the cost). Bouncy Castle makes the Ed25519
+ * signature with its lightweight API ({@link Ed25519ContentSigner}: deterministic by RFC 8032, several times faster
+ * than the JDK 17 provider, and without the cost of setting up its JCA provider), or AWS-LC makes it for an issuer
+ * given {@link AccpEd25519}, with the same result. The certificates handed out as {@link X509Certificate} are parsed
+ * by the JDK's certificate factory, so they are exactly what the JDK's TLS stack will see. Keys come and go as JDK
+ * keys. Subjects are a single CN; the caller decides the names and the validity.
  */
 public final class CertificateBuilder {
     /** How the rank's host goes into the subject alternative name. */
@@ -91,23 +90,24 @@ public final class CertificateBuilder {
      */
     public static X509Certificate leaf(Issuer issuer, String commonName, PublicKey subjectKey, String host,
                                        HostKind hostKind, Instant notBefore, Instant notAfter, SecureRandom random) {
-        GeneralName san = new GeneralName(hostKind == HostKind.IP_ADDRESS ? GeneralName.iPAddress : GeneralName.dNSName,
-                host);
+        byte[] der = leafDer(issuer, commonName, subjectKey, host, hostKind, notBefore, notAfter, random);
         try {
-            JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer.name, serial(random),
-                    Date.from(notBefore), Date.from(notAfter), singleCommonName(commonName), subjectKey)
-                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-                            new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
-                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(san))
-                    .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(subjectKey))
-                    .addExtension(Extension.authorityKeyIdentifier, false, issuer.keyIdentifier);
-            return sign(builder, issuer.signer());
-        } catch (IOException | GeneralSecurityException e) {
+            return (X509Certificate) CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(der));
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("rank certificate not built: " + e.getClass().getSimpleName(), e);
         }
+    }
+
+    /**
+     * The DER of the certificate {@link #leaf(Issuer, String, PublicKey, String, HostKind, Instant, Instant,
+     * SecureRandom)} makes, not parsed: the launcher only passes it on ({@link LeafCertificateDer}). Times are cut to
+     * the second.
+     */
+    public static byte[] leafDer(Issuer issuer, String commonName, PublicKey subjectKey, String host,
+                                 HostKind hostKind, Instant notBefore, Instant notAfter, SecureRandom random) {
+        return LeafCertificateDer.encode(issuer, serial(random), commonName, subjectKey, host, hostKind,
+                notBefore.truncatedTo(ChronoUnit.SECONDS), notAfter.truncatedTo(ChronoUnit.SECONDS));
     }
 
     /**
@@ -116,16 +116,19 @@ public final class CertificateBuilder {
      * otherwise derive again. Safe from any thread.
      */
     public static final class Issuer {
-        private final X500Name name;
-        private final AuthorityKeyIdentifier keyIdentifier;
+        private final byte[] nameDer;
+        private final byte[] authorityKeyIdExtensionDer;
         private final Ed25519PrivateKeyParameters key;
         private final PrivateKey jdkKey;
         private final AccpEd25519 accpOrNull;
 
         private Issuer(X509Certificate certificate, PrivateKey key, AccpEd25519 accpOrNull)
-                throws GeneralSecurityException {
-            this.name = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
-            this.keyIdentifier = new JcaX509ExtensionUtils().createAuthorityKeyIdentifier(certificate.getPublicKey());
+                throws GeneralSecurityException, IOException {
+            this.nameDer = certificate.getSubjectX500Principal().getEncoded();
+            AuthorityKeyIdentifier keyIdentifier = new JcaX509ExtensionUtils()
+                    .createAuthorityKeyIdentifier(certificate.getPublicKey());
+            this.authorityKeyIdExtensionDer = new Extension(Extension.authorityKeyIdentifier, false,
+                    keyIdentifier.getEncoded(ASN1Encoding.DER)).getEncoded(ASN1Encoding.DER);
             this.key = Ed25519ContentSigner.keyOf(key);
             this.key.generatePublicKey();
             this.jdkKey = key;
@@ -141,18 +144,29 @@ public final class CertificateBuilder {
         public static Issuer of(X509Certificate certificate, PrivateKey key, Optional<AccpEd25519> accp) {
             try {
                 return new Issuer(certificate, key, accp.orElse(null));
-            } catch (GeneralSecurityException e) {
+            } catch (GeneralSecurityException | IOException e) {
                 throw new IllegalArgumentException("issuer key: " + e.getMessage(), e);
             }
         }
 
-        private Ed25519ContentSigner signer() {
-            return new Ed25519ContentSigner(key, jdkKey, accpOrNull);
+        /** The DER of the issuer's subject, the issuer field of every leaf. */
+        byte[] nameDer() {
+            return nameDer.clone();
+        }
+
+        /** The DER of the authorityKeyIdentifier extension (not critical) of every leaf. */
+        byte[] authorityKeyIdExtensionDer() {
+            return authorityKeyIdExtensionDer.clone();
+        }
+
+        /** The Ed25519 signature of a leaf's TBSCertificate. */
+        byte[] sign(byte[] tbs) {
+            return new Ed25519ContentSigner(key, jdkKey, accpOrNull).sign(tbs);
         }
 
         @Override
         public String toString() {
-            return "CertificateBuilder.Issuer[" + name + ", key=(redacted)]";
+            return "CertificateBuilder.Issuer[" + X500Name.getInstance(nameDer) + ", key=(redacted)]";
         }
     }
 

@@ -61,7 +61,11 @@ final class Ed25519ContentSigner implements ContentSigner {
 
     @Override
     public byte[] getSignature() {
-        byte[] bytes = tbs.toByteArray();
+        return sign(tbs.toByteArray());
+    }
+
+    /** The signature of {@code bytes}, whatever was written to the output stream. */
+    byte[] sign(byte[] bytes) {
         if (accpOrNull != null) {
             return accpOrNull.sign(jdkKey, bytes);
         }

@@ -112,9 +112,9 @@ public final class JobCa {
         KeyPair pair = Ed25519Keys.generate(random, accp);
         CertificateBuilder.HostKind kind = HostSyntax.isIpv4(host)
                 ? CertificateBuilder.HostKind.IP_ADDRESS : CertificateBuilder.HostKind.DNS_NAME;
-        X509Certificate rankCertificate = CertificateBuilder.leaf(issuer, commonName, pair.getPublic(), host, kind,
+        byte[] rankCertificate = CertificateBuilder.leafDer(issuer, commonName, pair.getPublic(), host, kind,
                 from, until, random);
-        return new RankCredentials(rankCertificate, pair.getPrivate());
+        return RankCredentials.issued(rankCertificate, pair.getPrivate());
     }
 
     /** The job this CA serves. */
