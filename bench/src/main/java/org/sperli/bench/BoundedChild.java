@@ -5,11 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A command the launch benchmark runs, with {@code JAVA_HOME} set, its output (both streams) going to a temporary file,
- * not a pipe read to its end: so that the bound holds even for a child that hangs with its output open. A child past
+ * A command a benchmark runs (the launch benchmark's with {@code JAVA_HOME} set, the checkpoint benchmark's dd), its
+ * output (both streams) going to a temporary file, not a pipe read to its end: so that the bound holds even for a child
+ * that hangs with its output open. A child past
  * its bound is ended before {@link #finish} returns; the file is removed either way.
  */
 final class BoundedChild {
@@ -28,9 +30,18 @@ final class BoundedChild {
     }
 
     static BoundedChild start(List<String> command, String javaHome) throws IOException {
+        return start(command, Optional.of(javaHome));
+    }
+
+    /** A command that runs in this process's environment. */
+    static BoundedChild start(List<String> command) throws IOException {
+        return start(command, Optional.empty());
+    }
+
+    private static BoundedChild start(List<String> command, Optional<String> javaHome) throws IOException {
         Path outputFile = Files.createTempFile("sperli-bench-", ".out");
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile.toFile());
-        pb.environment().put("JAVA_HOME", javaHome);
+        javaHome.ifPresent(home -> pb.environment().put("JAVA_HOME", home));
         long start = System.nanoTime();
         try {
             return new BoundedChild(pb.start(), outputFile, start);

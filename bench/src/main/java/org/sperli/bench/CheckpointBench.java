@@ -1,9 +1,7 @@
 package org.sperli.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -14,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.crypto.CryptoEngine;
@@ -122,18 +119,13 @@ public final class CheckpointBench {
 
     /** Seconds of {@code dd if=/dev/zero of=file bs=1M count=256 conv=fsync}, wall clock around the process. */
     private static double dd(Path file) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("dd", "if=/dev/zero", "of=" + file, "bs=1M", "count=" + DD_MIB, "conv=fsync")
-                .redirectErrorStream(true).start();
-        long t0 = System.nanoTime();
-        byte[] output;
-        try (InputStream in = p.getInputStream()) {
-            output = in.readAllBytes();
+        BoundedChild.Finished dd = BoundedChild.start(List.of("dd", "if=/dev/zero", "of=" + file, "bs=1M",
+                "count=" + DD_MIB, "conv=fsync")).finish(DD_LIMIT_S);
+        if (!dd.endedInTime() || dd.status() != 0) {
+            throw new IOException("dd " + (dd.endedInTime() ? "failed" : "took over " + DD_LIMIT_S + " s") + ": "
+                    + dd.output().strip());
         }
-        if (!p.waitFor(DD_LIMIT_S, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new IOException("dd failed: " + new String(output, StandardCharsets.UTF_8));
-        }
-        return (System.nanoTime() - t0) / 1e9;
+        return dd.seconds();
     }
 
     private static void deleteTree(Path root) throws IOException {
