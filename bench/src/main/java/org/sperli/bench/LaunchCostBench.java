@@ -35,10 +35,10 @@ import org.sperli.protocol.Limits;
  * Ed25519 key and certificate (with its PEM texts, as they go into the description) and a signed join token. One
  * thread, to show where the time goes; then the launcher's own path on all cores ({@link JobKit#lines}). After two
  * seconds of warm-up (64-rank jobs), sizes 8 and 64 are made {@code runs} times (default 5) and the median is shown;
- * 4096 once. Those figures are of a warm JVM with C2; a launcher is a fresh JVM with C1 only, so the launcher's path
- * is also timed in {@code runs} fresh JVMs started with {@code lib/sperli.sh}'s launcher options (64 and 4096 ranks,
- * median). Then join-token verification (decode, CompositeSig verify with the job public key, field checks), which
- * each rank does once per peer, in verifications per second.
+ * 4096 three times. Those figures are of a warm JVM with C2; a launcher is a fresh JVM with C1 only, so the launcher's
+ * path is also timed in {@code runs} fresh JVMs started with {@code lib/sperli.sh}'s launcher options and class path
+ * (64 and 4096 ranks, median). Then join-token verification (decode, CompositeSig verify with the job public key,
+ * field checks), which each rank does once per peer, in verifications per second.
  */
 public final class LaunchCostBench {
     private static final int[] SIZES = {8, 64, 4096};
@@ -46,6 +46,8 @@ public final class LaunchCostBench {
     private static final String COLD_PATH = "--cold-path";
     private static final long COLD_RUN_TIMEOUT_S = 300;
     private static final int LARGE = 4096;
+    /** Runs of the largest size in this JVM: a median of three, as one run on a shared machine can be 20 % off. */
+    private static final int LARGE_RUNS = 3;
     private static final int DEFAULT_RUNS = 5;
     private static final long WARM_UP_NS = 2_000_000_000L;
     private static final long VERIFY_WARM_UP_NS = 1_000_000_000L;
@@ -85,7 +87,7 @@ public final class LaunchCostBench {
         out.printf(Locale.ROOT, "%6s %5s %11s %11s %11s %11s %12s%n", "ranks", "runs", "setup ms", "certs ms",
                 "tokens ms", "total ms", "ms per rank");
         for (int size : SIZES) {
-            int n = size >= LARGE ? 1 : runs;
+            int n = size >= LARGE ? Math.min(runs, LARGE_RUNS) : runs;
             Cost[] costs = new Cost[n];
             for (int i = 0; i < n; i++) {
                 costs[i] = makeJob(size);
@@ -99,7 +101,7 @@ public final class LaunchCostBench {
                 + " tokens and the encoded descriptions)%n", Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "%6s %5s %11s %12s%n", "ranks", "runs", "total ms", "ms per rank");
         for (int size : SIZES) {
-            int n = size >= LARGE ? 1 : runs;
+            int n = size >= LARGE ? Math.min(runs, LARGE_RUNS) : runs;
             double[] ms = new double[n];
             for (int i = 0; i < n; i++) {
                 ms[i] = launcherPathMs(size);
