@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -33,6 +35,9 @@ import java.util.stream.Stream;
  */
 public final class LaunchBench {
     private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
+    /** The column before the phases: when the launcher's JVM started, from the heading of the -v table. */
+    private static final String LAUNCHER_JVM = "jvm";
+    private static final Pattern JVM_STARTED = Pattern.compile("the launcher's JVM started ([0-9.]+) s before it");
     private static final long RUN_TIMEOUT_S = 600;
     /** Steps of the checkpointed job at 64 ranks, a checkpoint every ten: one allreduce per step and one at the end. */
     private static final int CHECKPOINTED_STEPS = 20;
@@ -228,9 +233,12 @@ public final class LaunchBench {
         return last.length() <= VERDICT_CHARS ? last : last.substring(0, VERDICT_CHARS) + "...";
     }
 
-    /** Per phase, the median over the ranks of the -v table (for more than 16 ranks, its median row). */
+    /**
+     * When the launcher's JVM started (a negative offset from the launch, from the table's heading), then per phase
+     * the median over the ranks of the -v table (for more than 16 ranks, its median row).
+     */
     static double[] phases(String output) {
-        double[] medians = new double[PHASES.length];
+        double[] medians = new double[PHASES.length + 1];
         Arrays.fill(medians, Double.NaN);
         List<double[]> rows = new ArrayList<>();
         boolean inTable = false;
@@ -239,6 +247,8 @@ public final class LaunchBench {
             if (text.contains("phases, seconds since the launch")) {
                 inTable = true;
                 rows.clear();
+                Matcher jvm = JVM_STARTED.matcher(text);
+                medians[0] = jvm.find() ? -Double.parseDouble(jvm.group(1)) : Double.NaN;
                 continue;
             }
             String[] cells = text.trim().split("\\s+");
@@ -261,7 +271,8 @@ public final class LaunchBench {
         }
         for (int c = 0; c < PHASES.length; c++) {
             final int column = c;
-            medians[c] = median(rows.stream().mapToDouble(r -> r[column]).filter(v -> !Double.isNaN(v)).toArray());
+            medians[c + 1] = median(rows.stream().mapToDouble(r -> r[column]).filter(v -> !Double.isNaN(v))
+                    .toArray());
         }
         return medians;
     }
@@ -333,8 +344,9 @@ public final class LaunchBench {
     private static void printPhases(Map<String, Map<Integer, Result>> results) {
         System.out.println();
         System.out.println("phases (sperli run -v): seconds from the launch until each phase ended, median over the"
-                + " ranks and the runs");
-        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-7s %5s", "JDK", "ranks"));
+                + " ranks and the runs; jvm: when the launcher's JVM started");
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-7s %5s %7s", "JDK", "ranks",
+                LAUNCHER_JVM));
         for (String p : PHASES) {
             head.append(String.format(Locale.ROOT, " %7s", p));
         }
@@ -379,8 +391,8 @@ public final class LaunchBench {
     private record Result(double seconds, int status, double[] phases, long medianRssKb, long maxRssKb,
                           String verdict) {
         static Result median(List<Result> each) {
-            double[] phases = new double[PHASES.length];
-            for (int c = 0; c < PHASES.length; c++) {
+            double[] phases = new double[PHASES.length + 1];
+            for (int c = 0; c < phases.length; c++) {
                 final int column = c;
                 phases[c] = LaunchBench.median(each.stream().mapToDouble(r -> r.phases[column])
                         .filter(v -> !Double.isNaN(v)).toArray());

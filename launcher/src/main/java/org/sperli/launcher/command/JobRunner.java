@@ -3,6 +3,9 @@ package org.sperli.launcher.command;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import org.sperli.checkpoint.CheckpointDirectory;
@@ -65,10 +68,20 @@ final class JobRunner {
     private JobRunner() {
     }
 
+    /**
+     * The launch's timeline, which starts now. How long before it the launcher's JVM started is read only when the
+     * breakdown is printed (-v), as the management classes cost a cold JVM some milliseconds.
+     */
+    private static LaunchTimeline timelineFromNow(InstantSource clock) {
+        Instant launch = clock.instant();
+        return new LaunchTimeline(System::nanoTime, () -> Duration.between(
+                Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()), launch));
+    }
+
     static int run(Request request, LaunchEnvironment environment, JobControl control, Console console) {
         // Certificates, tokens and descriptions take the system's time, which ranks check; reports the injected clock.
         InstantSource clock = InstantSource.system();
-        LaunchTimeline timeline = new LaunchTimeline(System::nanoTime);
+        LaunchTimeline timeline = timelineFromNow(clock);
         LaunchOptions launch = request.launch();
         checkOptions(request);
         OutputOptions output = request.output();

@@ -1,10 +1,12 @@
 package org.sperli.launcher.job;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.sperli.jobspec.RankPhase;
 
 /**
@@ -25,7 +27,9 @@ import org.sperli.jobspec.RankPhase;
  *   closed    BYE exchanged, connections closed   (RankPhase.CLOSED)
  *   exited    the launcher saw the process end
  * </pre>
- * A rank that never printed a phase shows {@code -} there. Thread-safe: phases arrive on the ranks' output threads.
+ * A rank that never printed a phase shows {@code -} there. The heading says how long before the launch the launcher's
+ * JVM started (its start and reading the command line) and when the keys were made. Thread-safe:
+ * phases arrive on the ranks' output threads.
  */
 public final class LaunchTimeline {
     /** Jobs up to this size get a row per rank. */
@@ -40,14 +44,25 @@ public final class LaunchTimeline {
 
     private final LongSupplier nanoClock;
     private final long originNs;
+    private final Supplier<Duration> jvmStartedBefore;
     private long keysNs = NONE;
     private long incarnation;
     private long[][] at = new long[0][];
 
     /** A timeline whose origin is now on {@code nanoClock}. */
     public LaunchTimeline(LongSupplier nanoClock) {
+        this(nanoClock, () -> null);
+    }
+
+    /**
+     * As {@link #LaunchTimeline(LongSupplier)}; the heading also says how long before the launch the launcher's JVM
+     * started (its start and the reading of the command line, which the rows do not show), as {@code jvmStartedBefore}
+     * tells when the lines are made (null: unknown).
+     */
+    public LaunchTimeline(LongSupplier nanoClock, Supplier<Duration> jvmStartedBefore) {
         this.nanoClock = nanoClock;
         this.originNs = nanoClock.getAsLong();
+        this.jvmStartedBefore = jvmStartedBefore;
     }
 
     /** The job's keys, certificates and tokens were made (once per job). */
@@ -85,8 +100,17 @@ public final class LaunchTimeline {
     /** The breakdown as lines, without prefix: a heading, then a row per rank or the min/median/max rows. */
     public synchronized List<String> lines() {
         List<String> lines = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Duration before = jvmStartedBefore.get();
+        // Two clocks meet there (the JVM's start and the wall clock): a step of the wall clock is not shown.
+        if (before != null && !before.isNegative()) {
+            notes.add("the launcher's JVM started " + seconds(before.toNanos()) + " s before it");
+        }
+        if (keysNs != NONE) {
+            notes.add("keys and certificates made at " + seconds(keysNs));
+        }
         lines.add("incarnation " + incarnation + " phases, seconds since the launch"
-                + (keysNs == NONE ? "" : " (keys and certificates made at " + seconds(keysNs) + ")") + ":");
+                + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")") + ":");
         StringBuilder heading = new StringBuilder(String.format(Locale.ROOT, "%6s", "rank"));
         for (String h : HEADINGS) {
             heading.append(String.format(Locale.ROOT, " %7s", h));

@@ -2,6 +2,8 @@ package org.sperli.launcher.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,27 @@ class LaunchTimelineTest {
                 "     0   0.120   0.300   0.450       -       -       -       -       -",
                 "     1   0.120       -       -       -       -       -       -   0.900"),
                 timeline.lines(), "a phase counts when first seen");
+    }
+
+    @Test
+    void theHeadingSaysHowLongBeforeTheLaunchTheLaunchersJvmStarted() {
+        LaunchTimeline withStart = new LaunchTimeline(now::get, () -> Duration.ofMillis(273));
+        at(90);
+        withStart.keysMade();
+        withStart.begin(1, 1);
+        assertEquals("incarnation 1 phases, seconds since the launch (the launcher's JVM started 0.273 s before it;"
+                + " keys and certificates made at 0.090):", withStart.lines().get(0));
+    }
+
+    @Test
+    void aJvmStartAfterTheLaunchOrNoneIsNotShown() {
+        // Two clocks meet there (the JVM's start and the wall clock): a step of the wall clock must not print a
+        // negative time.
+        for (Duration before : Arrays.asList(Duration.ofMillis(-5), null)) {
+            LaunchTimeline withStart = new LaunchTimeline(now::get, () -> before);
+            withStart.begin(1, 1);
+            assertEquals("incarnation 1 phases, seconds since the launch:", withStart.lines().get(0));
+        }
     }
 
     @Test
