@@ -1,7 +1,6 @@
 package org.sperli.crypto;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
@@ -11,28 +10,15 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Date;
 import java.util.Optional;
-import org.bouncycastle.asn1.ASN1Encoding;
-import org.bouncycastle.asn1.DERUTF8String;
-import org.bouncycastle.asn1.x500.RDN;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
-import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import javax.security.auth.x500.X500Principal;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 
 /**
  * Builds the Ed25519 certificates of a job: the self-signed job CA and the rank certificates it signs.
  *
- * <p>Bouncy Castle's builder lays out the CA's DER, made once per job; a leaf's DER, made per rank, is written
- * directly ({@link LeafCertificateDer}: the same bytes, at a fraction of the cost). Bouncy Castle makes the Ed25519
+ * <p>The DER is written field by field ({@link CertificateDer}: the bytes Bouncy Castle's certificate builder made
+ * before, at a fraction of the cost). Bouncy Castle makes the Ed25519
  * signature with its lightweight API ({@link Ed25519ContentSigner}: deterministic by RFC 8032, several times faster
  * than the JDK 17 provider, and without the cost of setting up its JCA provider), or AWS-LC makes it for an issuer
  * given {@link AccpEd25519}, with the same result. The certificates handed out as {@link X509Certificate} are parsed
@@ -60,18 +46,14 @@ public final class CertificateBuilder {
      */
     public static X509Certificate selfSignedCa(String commonName, PublicKey publicKey, PrivateKey privateKey,
                                                Instant notBefore, Instant notAfter, SecureRandom random) {
-        X500Name name = singleCommonName(commonName);
+        Ed25519ContentSigner signer;
         try {
-            JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial(random),
-                    Date.from(notBefore), Date.from(notAfter), name, publicKey)
-                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
-                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign))
-                    .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(publicKey));
-            return sign(builder, privateKey);
-        } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException("CA certificate not built: " + e.getClass().getSimpleName(), e);
+            signer = new Ed25519ContentSigner(Ed25519ContentSigner.keyOf(privateKey), privateKey, null);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("CA key: " + e.getMessage(), e);
         }
+        return parse(CertificateDer.selfSignedCa(commonName, publicKey, serial(random),
+                notBefore.truncatedTo(ChronoUnit.SECONDS), notAfter.truncatedTo(ChronoUnit.SECONDS), signer::sign));
     }
 
     /**
@@ -90,23 +72,17 @@ public final class CertificateBuilder {
      */
     public static X509Certificate leaf(Issuer issuer, String commonName, PublicKey subjectKey, String host,
                                        HostKind hostKind, Instant notBefore, Instant notAfter, SecureRandom random) {
-        byte[] der = leafDer(issuer, commonName, subjectKey, host, hostKind, notBefore, notAfter, random);
-        try {
-            return (X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new ByteArrayInputStream(der));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("rank certificate not built: " + e.getClass().getSimpleName(), e);
-        }
+        return parse(leafDer(issuer, commonName, subjectKey, host, hostKind, notBefore, notAfter, random));
     }
 
     /**
      * The DER of the certificate {@link #leaf(Issuer, String, PublicKey, String, HostKind, Instant, Instant,
-     * SecureRandom)} makes, not parsed: the launcher only passes it on ({@link LeafCertificateDer}). Times are cut to
-     * the second.
+     * SecureRandom)} makes, not parsed: the launcher only passes it on ({@link CertificateDer}). Times are cut to the
+     * second.
      */
     public static byte[] leafDer(Issuer issuer, String commonName, PublicKey subjectKey, String host,
                                  HostKind hostKind, Instant notBefore, Instant notAfter, SecureRandom random) {
-        return LeafCertificateDer.encode(issuer, serial(random), commonName, subjectKey, host, hostKind,
+        return CertificateDer.leaf(issuer, serial(random), commonName, subjectKey, host, hostKind,
                 notBefore.truncatedTo(ChronoUnit.SECONDS), notAfter.truncatedTo(ChronoUnit.SECONDS));
     }
 
@@ -116,6 +92,7 @@ public final class CertificateBuilder {
      * otherwise derive again. Safe from any thread.
      */
     public static final class Issuer {
+        private final X500Principal name;
         private final byte[] nameDer;
         private final byte[] authorityKeyIdExtensionDer;
         private final Ed25519PrivateKeyParameters key;
@@ -123,12 +100,10 @@ public final class CertificateBuilder {
         private final AccpEd25519 accpOrNull;
 
         private Issuer(X509Certificate certificate, PrivateKey key, AccpEd25519 accpOrNull)
-                throws GeneralSecurityException, IOException {
-            this.nameDer = certificate.getSubjectX500Principal().getEncoded();
-            AuthorityKeyIdentifier keyIdentifier = new JcaX509ExtensionUtils()
-                    .createAuthorityKeyIdentifier(certificate.getPublicKey());
-            this.authorityKeyIdExtensionDer = new Extension(Extension.authorityKeyIdentifier, false,
-                    keyIdentifier.getEncoded(ASN1Encoding.DER)).getEncoded(ASN1Encoding.DER);
+                throws GeneralSecurityException {
+            this.name = certificate.getSubjectX500Principal();
+            this.nameDer = name.getEncoded();
+            this.authorityKeyIdExtensionDer = CertificateDer.authorityKeyIdExtension(certificate.getPublicKey());
             this.key = Ed25519ContentSigner.keyOf(key);
             this.key.generatePublicKey();
             this.jdkKey = key;
@@ -144,7 +119,7 @@ public final class CertificateBuilder {
         public static Issuer of(X509Certificate certificate, PrivateKey key, Optional<AccpEd25519> accp) {
             try {
                 return new Issuer(certificate, key, accp.orElse(null));
-            } catch (GeneralSecurityException | IOException e) {
+            } catch (GeneralSecurityException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("issuer key: " + e.getMessage(), e);
             }
         }
@@ -166,24 +141,18 @@ public final class CertificateBuilder {
 
         @Override
         public String toString() {
-            return "CertificateBuilder.Issuer[" + X500Name.getInstance(nameDer) + ", key=(redacted)]";
+            return "CertificateBuilder.Issuer[" + name.getName() + ", key=(redacted)]";
         }
     }
 
-    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signingKey)
-            throws IOException, GeneralSecurityException {
-        return sign(builder, new Ed25519ContentSigner(Ed25519ContentSigner.keyOf(signingKey), signingKey, null));
-    }
-
-    private static X509Certificate sign(X509v3CertificateBuilder builder, Ed25519ContentSigner signer)
-            throws IOException, GeneralSecurityException {
-        X509CertificateHolder holder = builder.build(signer);
-        return (X509Certificate) CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(holder.getEncoded()));
-    }
-
-    private static X500Name singleCommonName(String commonName) {
-        return new X500Name(new RDN[] {new RDN(BCStyle.CN, new DERUTF8String(commonName))});
+    /** The certificate the JDK's TLS stack will see in {@code der}. */
+    private static X509Certificate parse(byte[] der) {
+        try {
+            return (X509Certificate) CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(der));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("certificate not built: " + e.getClass().getSimpleName(), e);
+        }
     }
 
     private static BigInteger serial(SecureRandom random) {

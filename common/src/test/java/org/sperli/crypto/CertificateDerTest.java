@@ -36,17 +36,35 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
- * A leaf certificate written field by field is byte for byte the certificate Bouncy Castle's builder makes from the
- * same fields (the way the launcher made them before), which the JDK parses and whose signature the CA's key verifies.
- * Ed25519 signatures are deterministic, so equal TBS bytes give equal certificates.
+ * A certificate written field by field, the job CA's and a rank's, is byte for byte the certificate Bouncy Castle's
+ * builder makes from the same fields (the way the launcher made them before), which the JDK parses and whose signature
+ * the CA's key verifies. Ed25519 signatures are deterministic, so equal TBS bytes give equal certificates.
  */
-class LeafCertificateDerTest {
+class CertificateDerTest {
     private static final Instant NOW = Instant.parse("2026-12-05T10:11:12Z");
     private static final KeyPair CA_KEY = Ed25519Keys.generate(new SecureRandom());
     private static final X509Certificate CA = CertificateBuilder.selfSignedCa("sperli-ca-00112233445566778899aabb",
             CA_KEY.getPublic(), CA_KEY.getPrivate(), NOW.minusSeconds(300), NOW.plusSeconds(86_400 * 30L),
             new SecureRandom());
     private static final CertificateBuilder.Issuer ISSUER = CertificateBuilder.Issuer.of(CA, CA_KEY.getPrivate());
+
+    @Test
+    void theCaCertificateIsTheOneBouncyCastleBuilds() throws Exception {
+        for (BigInteger serial : List.of(BigInteger.ONE, BigInteger.TWO.pow(127), BigInteger.TWO.pow(128).subtract(
+                BigInteger.ONE))) {
+            KeyPair key = Ed25519Keys.generate(new SecureRandom());
+            Ed25519ContentSigner signer = new Ed25519ContentSigner(Ed25519ContentSigner.keyOf(key.getPrivate()),
+                    key.getPrivate(), null);
+            byte[] direct = CertificateDer.selfSignedCa("sperli-ca-00112233445566778899aabb", key.getPublic(), serial,
+                    NOW.minusSeconds(300), NOW.plusSeconds(86_400), signer::sign);
+            assertArrayEquals(bouncyCastleCa(serial, "sperli-ca-00112233445566778899aabb", key, NOW.minusSeconds(300),
+                    NOW.plusSeconds(86_400)), direct, "CA, serial " + serial);
+            X509Certificate parsed = (X509Certificate) CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(direct));
+            parsed.verify(key.getPublic());
+            assertEquals(0, parsed.getBasicConstraints());
+        }
+    }
 
     @Test
     void aRankCertificateIsTheOneBouncyCastleBuilds() throws Exception {
@@ -109,7 +127,7 @@ class LeafCertificateDerTest {
     @Test
     void aKeyThatIsNotEd25519IsRefused() throws Exception {
         PublicKey rsa = java.security.KeyPairGenerator.getInstance("RSA").generateKeyPair().getPublic();
-        assertThrows(IllegalArgumentException.class, () -> LeafCertificateDer.encode(ISSUER, BigInteger.ONE, "cn", rsa,
+        assertThrows(IllegalArgumentException.class, () -> CertificateDer.leaf(ISSUER, BigInteger.ONE, "cn", rsa,
                 "h.example", CertificateBuilder.HostKind.DNS_NAME, NOW, NOW.plusSeconds(1)));
     }
 
@@ -117,7 +135,7 @@ class LeafCertificateDerTest {
     void aSerialThatIsNotPositiveIsRefused() {
         PublicKey key = Ed25519Keys.generate(new SecureRandom()).getPublic();
         for (BigInteger serial : List.of(BigInteger.ZERO, BigInteger.ONE.negate())) {
-            assertThrows(IllegalArgumentException.class, () -> LeafCertificateDer.encode(ISSUER, serial, "cn", key,
+            assertThrows(IllegalArgumentException.class, () -> CertificateDer.leaf(ISSUER, serial, "cn", key,
                     "h.example", CertificateBuilder.HostKind.DNS_NAME, NOW, NOW.plusSeconds(1)));
         }
     }
@@ -125,19 +143,19 @@ class LeafCertificateDerTest {
     @Test
     void lengthsUseTheShortFormBelow128AndTheShortestLongFormAbove() {
         assertArrayEquals(new byte[] {0x04, 0x7f}, java.util.Arrays.copyOf(
-                LeafCertificateDer.tlv(0x04, new byte[127]), 2));
+                CertificateDer.tlv(0x04, new byte[127]), 2));
         assertArrayEquals(new byte[] {0x04, (byte) 0x81, (byte) 0x80}, java.util.Arrays.copyOf(
-                LeafCertificateDer.tlv(0x04, new byte[128]), 3));
+                CertificateDer.tlv(0x04, new byte[128]), 3));
         assertArrayEquals(new byte[] {0x04, (byte) 0x82, 0x01, 0x00}, java.util.Arrays.copyOf(
-                LeafCertificateDer.tlv(0x04, new byte[256]), 4));
-        assertEquals(4 + 256, LeafCertificateDer.tlv(0x04, new byte[256]).length);
+                CertificateDer.tlv(0x04, new byte[256]), 4));
+        assertEquals(4 + 256, CertificateDer.tlv(0x04, new byte[256]).length);
     }
 
     /** Both ways, compared; the direct one parsed by the JDK and verified under the CA key. */
     private static X509Certificate assertSameAsBouncyCastle(BigInteger serial, String commonName, PublicKey key,
                                                             String host, CertificateBuilder.HostKind kind,
                                                             Instant from, Instant until) throws Exception {
-        byte[] direct = LeafCertificateDer.encode(ISSUER, serial, commonName, key, host, kind, from, until);
+        byte[] direct = CertificateDer.leaf(ISSUER, serial, commonName, key, host, kind, from, until);
         byte[] reference = bouncyCastleLeaf(serial, commonName, key, host, kind, from, until, CA_KEY.getPrivate());
         assertArrayEquals(reference, direct, "leaf for " + host + ", serial " + serial + ", " + from + ".." + until);
         X509Certificate parsed = (X509Certificate) CertificateFactory.getInstance("X.509")
@@ -145,6 +163,20 @@ class LeafCertificateDerTest {
         parsed.verify(CA.getPublicKey());
         assertArrayEquals(direct, parsed.getEncoded());
         return parsed;
+    }
+
+    /** The launcher's CA certificate before it wrote the DER itself. */
+    private static byte[] bouncyCastleCa(BigInteger serial, String commonName, KeyPair key, Instant from,
+                                         Instant until) throws Exception {
+        X500Name name = new X500Name(new RDN[] {new RDN(BCStyle.CN, new DERUTF8String(commonName))});
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial, Date.from(from),
+                Date.from(until), name, key.getPublic())
+                .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign))
+                .addExtension(Extension.subjectKeyIdentifier, false,
+                        new JcaX509ExtensionUtils().createSubjectKeyIdentifier(key.getPublic()));
+        return builder.build(new Ed25519ContentSigner(Ed25519ContentSigner.keyOf(key.getPrivate()), key.getPrivate(),
+                null)).getEncoded();
     }
 
     /** The launcher's leaf before it wrote the DER itself: Bouncy Castle's builder with the same extensions. */

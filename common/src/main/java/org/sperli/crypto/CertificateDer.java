@@ -10,13 +10,16 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.function.UnaryOperator;
 
 /**
- * The DER of a job's leaf certificate, written field by field: the launcher makes one per rank and incarnation, 4096
- * at the largest job, and Bouncy Castle's certificate builder spent about 0.1 ms and 48 KB of garbage on each (a date
- * formatter per time, an object per ASN.1 node, the JDK's parse of the result), a fifth of a 4096-rank launcher's work.
- * Every certificate of this shape is the same bytes but for the fields marked below, so the rest are constants.
- * {@code LeafCertificateDerTest} checks that the bytes are those Bouncy Castle's builder makes for the same fields.
+ * The DER of a job's certificates, written field by field: the job CA's, once per job, and a rank's (a leaf), one per
+ * rank and incarnation, 4096 at the largest job. Bouncy Castle's certificate builder spent about 0.1 ms and 48 KB of
+ * garbage on each leaf (a date formatter per time, an object per ASN.1 node, the JDK's parse of the result), a fifth
+ * of a 4096-rank launcher's work, and its first date formatter cost a fresh launcher about 30 ms of locale set-up
+ * before its first rank could start. Every certificate of a shape is the same bytes but for the fields marked below,
+ * so the rest are constants. {@code CertificateDerTest} checks that the bytes are those Bouncy Castle's builder makes
+ * for the same fields.
  *
  * <pre>
  *   Certificate SEQUENCE {
@@ -24,29 +27,32 @@ import java.util.HexFormat;
  *       version              [0] { INTEGER 2 }                         A0 03 02 01 02
  *       serialNumber         INTEGER                                   per certificate (positive, 1..17 bytes)
  *       signature            SEQUENCE { OID 1.3.101.112 }              30 05 06 03 2B 65 70 (Ed25519, RFC 8410)
- *       issuer               the CA's subject, as its certificate holds it
+ *       issuer               leaf: the CA's subject, as its certificate holds it; CA: its own subject
  *       validity             SEQUENCE { notBefore, notAfter }         per certificate: UTCTime "YYMMDDHHMMSSZ" for
  *                                                                      1950..2049, else GeneralizedTime (RFC 5280)
  *       subject              SEQUENCE { SET { SEQUENCE { OID 2.5.4.3, UTF8String CN } } }   per certificate
  *       subjectPublicKeyInfo 30 2A 30 05 06 03 2B 65 70 03 21 00 + 32 key bytes               per certificate
- *       extensions           [3] { SEQUENCE {
+ *       extensions           [3] { SEQUENCE { ... } }, of a leaf:
  *         basicConstraints   critical, cA false                       30 0C 06 03 55 1D 13 01 01 FF 04 02 30 00
  *         keyUsage           critical, digitalSignature               30 0E 06 03 55 1D 0F 01 01 FF 04 04 03 02 07 80
  *         extKeyUsage        serverAuth, clientAuth                   {@link #EXTENDED_KEY_USAGE}
  *         subjectAltName     one dNSName [2] or iPAddress [7]         per certificate
  *         subjectKeyId       SHA-1 of the 32 key bytes (RFC 5280 4.2.1.2 method 1)          per certificate
- *         authorityKeyId     the CA's key identifier                  the issuer's
- *       } }
+ *         authorityKeyId     SEQUENCE { [0] the CA's subjectKeyId }   the issuer's
+ *       of the CA:
+ *         basicConstraints   critical, cA true, pathLen 0             {@link #BASIC_CONSTRAINTS_CA}
+ *         keyUsage           critical, keyCertSign                    30 0E 06 03 55 1D 0F 01 01 FF 04 04 03 02 02 04
+ *         subjectKeyId       as above
  *     }
  *     signatureAlgorithm     30 05 06 03 2B 65 70
- *     signatureValue         BIT STRING: 00 + 64 signature bytes
+ *     signatureValue         BIT STRING: 00 + 64 signature bytes      by the issuer's key (the CA's own for the CA)
  *   }
  * </pre>
  *
  * <p>Lengths of 128 bytes and more take the long form (81 xx, 82 xx xx); a DNS name of up to 253 characters keeps every
  * length below 64 KiB. Safe from any thread: nothing is kept between calls.
  */
-final class LeafCertificateDer {
+final class CertificateDer {
     private static final int SEQUENCE = 0x30;
     private static final int SET = 0x31;
     private static final int INTEGER = 0x02;
@@ -84,44 +90,70 @@ final class LeafCertificateDer {
             hex("301d0603551d250416301406082b0601050507030106082b06010505070302");
     private static final byte[] SUBJECT_ALT_NAME_OID = hex("0603551d11");
     private static final byte[] SUBJECT_KEY_ID_OID = hex("0603551d0e");
+    private static final byte[] AUTHORITY_KEY_ID_OID = hex("0603551d23");
+    private static final int KEY_ID_TAG = 0x80;
+    /** basicConstraints (critical): cA true, pathLenConstraint 0: a job CA signs rank certificates only. */
+    private static final byte[] BASIC_CONSTRAINTS_CA = hex("30120603551d130101ff040830060101ff020100");
+    private static final byte[] KEY_USAGE_CERT_SIGN = hex("300e0603551d0f0101ff040403020204");
     private static final int SIGNATURE_LENGTH = 64;
 
-    private LeafCertificateDer() {
+    private CertificateDer() {
     }
 
     /**
-     * The certificate's DER.
+     * A leaf certificate's DER, signed by {@code issuer}.
      *
      * @param serial positive
      * @param hostKind whether {@code host}, in the strict v1 syntax, is a dotted IPv4 address or a DNS name
      * @param notBefore and {@code notAfter}: written in whole seconds (a fraction is left out)
      */
-    static byte[] encode(CertificateBuilder.Issuer issuer, BigInteger serial, String commonName, PublicKey subjectKey,
-                         String host, CertificateBuilder.HostKind hostKind, Instant notBefore, Instant notAfter) {
+    static byte[] leaf(CertificateBuilder.Issuer issuer, BigInteger serial, String commonName, PublicKey subjectKey,
+                       String host, CertificateBuilder.HostKind hostKind, Instant notBefore, Instant notAfter) {
+        byte[] key = rawKey(subjectKey);
+        byte[] extensions = concat(BASIC_CONSTRAINTS_NOT_CA, KEY_USAGE_DIGITAL_SIGNATURE, EXTENDED_KEY_USAGE,
+                subjectAltName(host, hostKind), subjectKeyId(key), issuer.authorityKeyIdExtensionDer());
+        return certificate(issuer.nameDer(), serial, notBefore, notAfter, commonName, key, extensions, issuer::sign);
+    }
+
+    /** A self-signed CA certificate's DER, signed by {@code sign} with the key of {@code publicKey}. */
+    static byte[] selfSignedCa(String commonName, PublicKey publicKey, BigInteger serial, Instant notBefore,
+                               Instant notAfter, UnaryOperator<byte[]> sign) {
+        byte[] key = rawKey(publicKey);
+        byte[] extensions = concat(BASIC_CONSTRAINTS_CA, KEY_USAGE_CERT_SIGN, subjectKeyId(key));
+        return certificate(singleCommonName(commonName), serial, notBefore, notAfter, commonName, key, extensions,
+                sign);
+    }
+
+    /** The authorityKeyIdentifier extension (not critical) naming the key of {@code caKey}, for its leaves. */
+    static byte[] authorityKeyIdExtension(PublicKey caKey) {
+        return sequence(AUTHORITY_KEY_ID_OID, tlv(OCTET_STRING, sequence(tlv(KEY_ID_TAG, keyId(rawKey(caKey))))));
+    }
+
+    private static byte[] certificate(byte[] issuerName, BigInteger serial, Instant notBefore, Instant notAfter,
+                                      String commonName, byte[] key, byte[] extensions, UnaryOperator<byte[]> sign) {
         if (serial.signum() <= 0) {
             throw new IllegalArgumentException("serial must be positive");
         }
-        byte[] key = rawKey(subjectKey);
-        byte[] tbs = sequence(VERSION_3, tlv(INTEGER, serial.toByteArray()), ED25519_ALGORITHM, issuer.nameDer(),
-                sequence(time(notBefore), time(notAfter)),
-                sequence(tlv(SET, sequence(COMMON_NAME_OID, tlv(UTF8_STRING,
-                        commonName.getBytes(StandardCharsets.UTF_8))))),
-                concat(SPKI_PREFIX, key),
-                tlv(EXTENSIONS_TAG, sequence(BASIC_CONSTRAINTS_NOT_CA, KEY_USAGE_DIGITAL_SIGNATURE,
-                        EXTENDED_KEY_USAGE, subjectAltName(host, hostKind), subjectKeyId(key),
-                        issuer.authorityKeyIdExtensionDer())));
-        byte[] signature = issuer.sign(tbs);
+        byte[] tbs = sequence(VERSION_3, tlv(INTEGER, serial.toByteArray()), ED25519_ALGORITHM, issuerName,
+                sequence(time(notBefore), time(notAfter)), singleCommonName(commonName), concat(SPKI_PREFIX, key),
+                tlv(EXTENSIONS_TAG, tlv(SEQUENCE, extensions)));
+        byte[] signature = sign.apply(tbs);
         if (signature.length != SIGNATURE_LENGTH) {
             throw new IllegalStateException("Ed25519 signature of " + signature.length + " bytes");
         }
         return sequence(tbs, ED25519_ALGORITHM, tlv(BIT_STRING, concat(new byte[1], signature)));
     }
 
+    private static byte[] singleCommonName(String commonName) {
+        return sequence(tlv(SET, sequence(COMMON_NAME_OID, tlv(UTF8_STRING,
+                commonName.getBytes(StandardCharsets.UTF_8)))));
+    }
+
     private static byte[] rawKey(PublicKey key) {
         byte[] spki = key.getEncoded();
         if (spki == null || spki.length != SPKI_PREFIX.length + KEY_LENGTH
                 || !Arrays.equals(spki, 0, SPKI_PREFIX.length, SPKI_PREFIX, 0, SPKI_PREFIX.length)) {
-            throw new IllegalArgumentException("subject key is not an RFC 8410 Ed25519 public key");
+            throw new IllegalArgumentException("key is not an RFC 8410 Ed25519 public key");
         }
         return Arrays.copyOfRange(spki, SPKI_PREFIX.length, spki.length);
     }
@@ -150,9 +182,13 @@ final class LeafCertificateDer {
     }
 
     private static byte[] subjectKeyId(byte[] key) {
+        return sequence(SUBJECT_KEY_ID_OID, tlv(OCTET_STRING, tlv(OCTET_STRING, keyId(key))));
+    }
+
+    /** RFC 5280 4.2.1.2 method 1: the SHA-1 of the key's bits. */
+    private static byte[] keyId(byte[] key) {
         try {
-            byte[] id = MessageDigest.getInstance("SHA-1").digest(key);
-            return sequence(SUBJECT_KEY_ID_OID, tlv(OCTET_STRING, tlv(OCTET_STRING, id)));
+            return MessageDigest.getInstance("SHA-1").digest(key);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 missing from the JDK", e);
         }
