@@ -9,10 +9,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A command a benchmark runs (the launch benchmark's with {@code JAVA_HOME} set, the checkpoint benchmark's dd), its
- * output (both streams) going to a temporary file, not a pipe read to its end: so that the bound holds even for a child
- * that hangs with its output open. A child past
- * its bound is ended before {@link #finish} returns; the file is removed either way.
+ * A command a benchmark runs (the launch benchmark's with {@code JAVA_HOME} set, launchcost's fresh JVMs, checkpoint's
+ * dd), its output (both streams) going to a temporary file, not a pipe read to its end: so that the bound holds even
+ * for a child that hangs with its output open. A child past its bound is ended before {@link #finish} returns; the
+ * file is removed either way.
  */
 final class BoundedChild {
     /** How the command ended: wall seconds from its start, whether it ended by itself, its exit status, its output. */

@@ -3,7 +3,6 @@ package org.sperli.bench;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sperli.crypto.CompositeSig;
@@ -183,24 +181,13 @@ public final class LaunchCostBench {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(options);
         command.addAll(List.of("-cp", classPath, LaunchCostBench.class.getName(), COLD_PATH, String.valueOf(size)));
-        // Output to a file, not a pipe read to its end, so that the bound below holds even for a child that hangs.
-        Path outputFile = Files.createTempFile("sperli-launchcost-", ".out");
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(outputFile.toFile()).start();
-            boolean ended = process.waitFor(COLD_RUN_TIMEOUT_S, TimeUnit.SECONDS);
-            if (!ended) {
-                process.destroyForcibly().waitFor();
-            }
-            String output = Files.readString(outputFile, StandardCharsets.UTF_8).strip();
-            if (!ended || process.exitValue() != 0) {
-                throw new IllegalStateException("cold launcher path of " + size + " ranks "
-                        + (ended ? "failed" : "took over " + COLD_RUN_TIMEOUT_S + " s") + ": " + output);
-            }
-            return Double.parseDouble(output.substring(output.lastIndexOf('\n') + 1));
-        } finally {
-            Files.deleteIfExists(outputFile);
+        BoundedChild.Finished run = BoundedChild.start(command).finish(COLD_RUN_TIMEOUT_S);
+        String output = run.output().strip();
+        if (!run.endedInTime() || run.status() != 0) {
+            throw new IllegalStateException("cold launcher path of " + size + " ranks "
+                    + (run.endedInTime() ? "failed" : "took over " + COLD_RUN_TIMEOUT_S + " s") + ": " + output);
         }
+        return Double.parseDouble(output.substring(output.lastIndexOf('\n') + 1));
     }
 
     /** What the launcher does before it starts the ranks of a job of {@code size} ranks, in ms. */

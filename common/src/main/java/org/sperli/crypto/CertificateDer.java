@@ -8,7 +8,6 @@ import java.security.PublicKey;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.UnaryOperator;
 
@@ -80,9 +79,6 @@ final class CertificateDer {
     private static final byte[] VERSION_3 = hex("a003020102");
     private static final byte[] ED25519_ALGORITHM = hex("300506032b6570");
     private static final byte[] COMMON_NAME_OID = hex("0603550403");
-    /** SubjectPublicKeyInfo of an Ed25519 key (RFC 8410), up to the 32 key bytes. */
-    private static final byte[] SPKI_PREFIX = hex("302a300506032b6570032100");
-    private static final int KEY_LENGTH = 32;
     private static final byte[] BASIC_CONSTRAINTS_NOT_CA = hex("300c0603551d130101ff04023000");
     private static final byte[] KEY_USAGE_DIGITAL_SIGNATURE = hex("300e0603551d0f0101ff040403020780");
     /** extKeyUsage (not critical): id-kp-serverAuth, id-kp-clientAuth. */
@@ -109,7 +105,7 @@ final class CertificateDer {
      */
     static byte[] leaf(CertificateBuilder.Issuer issuer, BigInteger serial, String commonName, PublicKey subjectKey,
                        String host, CertificateBuilder.HostKind hostKind, Instant notBefore, Instant notAfter) {
-        byte[] key = rawKey(subjectKey);
+        byte[] key = Ed25519Keys.rawPublicKey(subjectKey);
         byte[] extensions = concat(BASIC_CONSTRAINTS_NOT_CA, KEY_USAGE_DIGITAL_SIGNATURE, EXTENDED_KEY_USAGE,
                 subjectAltName(host, hostKind), subjectKeyId(key), issuer.authorityKeyIdExtensionDer());
         return certificate(issuer.nameDer(), serial, notBefore, notAfter, commonName, key, extensions, issuer::sign);
@@ -118,7 +114,7 @@ final class CertificateDer {
     /** A self-signed CA certificate's DER, signed by {@code sign} with the key of {@code publicKey}. */
     static byte[] selfSignedCa(String commonName, PublicKey publicKey, BigInteger serial, Instant notBefore,
                                Instant notAfter, UnaryOperator<byte[]> sign) {
-        byte[] key = rawKey(publicKey);
+        byte[] key = Ed25519Keys.rawPublicKey(publicKey);
         byte[] extensions = concat(BASIC_CONSTRAINTS_CA, KEY_USAGE_CERT_SIGN, subjectKeyId(key));
         return certificate(singleCommonName(commonName), serial, notBefore, notAfter, commonName, key, extensions,
                 sign);
@@ -126,7 +122,8 @@ final class CertificateDer {
 
     /** The authorityKeyIdentifier extension (not critical) naming the key of {@code caKey}, for its leaves. */
     static byte[] authorityKeyIdExtension(PublicKey caKey) {
-        return sequence(AUTHORITY_KEY_ID_OID, tlv(OCTET_STRING, sequence(tlv(KEY_ID_TAG, keyId(rawKey(caKey))))));
+        byte[] keyId = keyId(Ed25519Keys.rawPublicKey(caKey));
+        return sequence(AUTHORITY_KEY_ID_OID, tlv(OCTET_STRING, sequence(tlv(KEY_ID_TAG, keyId))));
     }
 
     private static byte[] certificate(byte[] issuerName, BigInteger serial, Instant notBefore, Instant notAfter,
@@ -135,7 +132,8 @@ final class CertificateDer {
             throw new IllegalArgumentException("serial must be positive");
         }
         byte[] tbs = sequence(VERSION_3, tlv(INTEGER, serial.toByteArray()), ED25519_ALGORITHM, issuerName,
-                sequence(time(notBefore), time(notAfter)), singleCommonName(commonName), concat(SPKI_PREFIX, key),
+                sequence(time(notBefore), time(notAfter)), singleCommonName(commonName),
+                Ed25519Keys.publicKeySpec(key).getEncoded(),
                 tlv(EXTENSIONS_TAG, tlv(SEQUENCE, extensions)));
         byte[] signature = sign.apply(tbs);
         if (signature.length != SIGNATURE_LENGTH) {
@@ -147,15 +145,6 @@ final class CertificateDer {
     private static byte[] singleCommonName(String commonName) {
         return sequence(tlv(SET, sequence(COMMON_NAME_OID, tlv(UTF8_STRING,
                 commonName.getBytes(StandardCharsets.UTF_8)))));
-    }
-
-    private static byte[] rawKey(PublicKey key) {
-        byte[] spki = key.getEncoded();
-        if (spki == null || spki.length != SPKI_PREFIX.length + KEY_LENGTH
-                || !Arrays.equals(spki, 0, SPKI_PREFIX.length, SPKI_PREFIX, 0, SPKI_PREFIX.length)) {
-            throw new IllegalArgumentException("key is not an RFC 8410 Ed25519 public key");
-        }
-        return Arrays.copyOfRange(spki, SPKI_PREFIX.length, spki.length);
     }
 
     private static byte[] subjectAltName(String host, CertificateBuilder.HostKind kind) {

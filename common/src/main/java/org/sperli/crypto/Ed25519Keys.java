@@ -3,6 +3,7 @@ package org.sperli.crypto;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
+import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
@@ -46,13 +47,26 @@ public final class Ed25519Keys {
 
     /** An ACCP key pair as JDK keys, read from their standard encodings. */
     static KeyPair fromAccp(KeyPair accp) throws GeneralSecurityException {
-        byte[] spki = accp.getPublic().getEncoded();
+        byte[] publicKey;
+        try {
+            publicKey = rawPublicKey(accp.getPublic());
+        } catch (IllegalArgumentException e) {
+            throw new GeneralSecurityException("the public key is not an RFC 8410 Ed25519 key", e);
+        }
+        return jdkKeys(Ed25519ContentSigner.keyOf(accp.getPrivate()).getEncoded(), publicKey);
+    }
+
+    /**
+     * The 32 bytes of an Ed25519 public key of any provider, read from its X.509 (RFC 8410) encoding
+     * (IllegalArgumentException: any other key).
+     */
+    static byte[] rawPublicKey(PublicKey key) {
+        byte[] spki = key.getEncoded();
         if (spki == null || spki.length != SPKI_PREFIX.length + KEY_LENGTH
                 || !Arrays.equals(spki, 0, SPKI_PREFIX.length, SPKI_PREFIX, 0, SPKI_PREFIX.length)) {
-            throw new GeneralSecurityException("the public key is not an RFC 8410 Ed25519 key");
+            throw new IllegalArgumentException("key is not an RFC 8410 Ed25519 public key");
         }
-        return jdkKeys(Ed25519ContentSigner.keyOf(accp.getPrivate()).getEncoded(),
-                Arrays.copyOfRange(spki, SPKI_PREFIX.length, spki.length));
+        return Arrays.copyOfRange(spki, SPKI_PREFIX.length, spki.length);
     }
 
     /** JDK keys of a raw private key and its public key (32 bytes each), which it wipes. */
