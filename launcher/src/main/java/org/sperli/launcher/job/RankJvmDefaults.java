@@ -17,10 +17,21 @@ import java.util.List;
  * but only for a moment, and C2 was a quarter of a rank's CPU at start; with these thresholds a hello job on 8 local
  * ranks took 0.83 (JDK 17) and 0.87 (JDK 25) of the CPU and wall time, medians of paired runs. A job's own hot
  * loops still reach C2 within about 400,000 turns, well under a second.
+ *
+ * <p>C1's profiled compiles (tier 3) wait for five times the default calls and loop turns, for the same reason one
+ * level down: C1 was the largest consumer of a rank's CPU at start after the main thread (29 % of a hello job's rank
+ * CPU on 4 ranks, 1,250 compiles a rank), much of it methods of the TLS handshake that run a few hundred times and
+ * never again. Hello on 8 local ranks, paired runs against the tier-4 thresholds alone: 0.96 of the wall time on
+ * JDK 17 and 0.92 on JDK 25 (4 ranks, JDK 17: 0.95); ten times the defaults measured the same as five (1.00). A job's
+ * loop is compiled by C1 after 300,000 turns instead of 60,000, a few milliseconds of interpreted code.
  */
 public final class RankJvmDefaults {
     /** The options, in order. */
     public static final List<String> OPTIONS = List.of(
+            "-XX:Tier3InvocationThreshold=1000",
+            "-XX:Tier3MinInvocationThreshold=500",
+            "-XX:Tier3CompileThreshold=10000",
+            "-XX:Tier3BackEdgeThreshold=300000",
             "-XX:Tier4InvocationThreshold=50000",
             "-XX:Tier4MinInvocationThreshold=6000",
             "-XX:Tier4CompileThreshold=150000",
