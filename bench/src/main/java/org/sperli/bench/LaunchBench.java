@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * {@code --ssh-dir DIR} adds the same job over SSH to one host beside local ranks ({@link SshLaunch}).
  */
 public final class LaunchBench {
-    private static final String[] PHASES = {"process", "started", "listen", "conn", "run", "done", "closed", "exited"};
+    private static final String[] PHASES = {"spawned", "main", "listen", "conn", "run", "done", "closed", "exited"};
     /** The column before the phases: when the launcher's JVM started, from the heading of the -v table. */
     private static final String LAUNCHER_JVM = "jvm";
     private static final Pattern JVM_STARTED = Pattern.compile("the launcher's JVM started ([0-9.]+) s before it");

@@ -18,8 +18,8 @@ import org.sperli.jobspec.RankPhase;
  *
  * <p>Columns of a row:
  * <pre>
- *   process   the launcher started the rank's process (local) or channel (SSH)
- *   started   the rank's JVM entered main          (RankPhase.STARTED)
+ *   spawned   the launcher started the rank's process (local) or channel (SSH)
+ *   main      the rank's JVM entered main          (RankPhase.STARTED)
  *   listen    it listens at its port              (RankPhase.LISTENING)
  *   conn      every peer's HELLO was checked      (RankPhase.CONNECTED)
  *   run       the program started                 (RankPhase.RUNNING)
@@ -27,6 +27,7 @@ import org.sperli.jobspec.RankPhase;
  *   closed    BYE exchanged, connections closed   (RankPhase.CLOSED)
  *   exited    the launcher saw the process end
  * </pre>
+ * The first two were "process" and "started" until December 2026, which read as one column ("process started").
  * A rank that never printed a phase shows {@code -} there. The heading says how long before the launch the launcher's
  * JVM started (its start and reading the command line) and when the keys were made. Thread-safe:
  * phases arrive on the ranks' output threads.
@@ -35,7 +36,7 @@ public final class LaunchTimeline {
     /** Jobs up to this size get a row per rank. */
     public static final int MAX_ROWS = 16;
 
-    private static final String[] HEADINGS = {"process", "started", "listen", "conn", "run", "done", "closed",
+    private static final String[] HEADINGS = {"spawned", "main", "listen", "conn", "run", "done", "closed",
         "exited"};
     private static final int PROCESS = 0;
     private static final int FIRST_PHASE = 1;

@@ -34,7 +34,7 @@ class LaunchTimelineTest {
 
         assertEquals(List.of(
                 "incarnation 1 phases, seconds since the launch (keys and certificates made at 0.100):",
-                "  rank process started  listen    conn     run    done  closed  exited",
+                "  rank spawned    main  listen    conn     run    done  closed  exited",
                 "     0   0.120   0.300   0.450       -       -       -       -       -",
                 "     1   0.120       -       -       -       -       -       -   0.900"),
                 timeline.lines(), "a phase counts when first seen");
