@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.sperli.launcher.job.LaunchTimeline;
 
 /**
  * {@code scripts/bench launch [--runs R] [--ranks 1,4,8,16] [--with-64] [--ssh-dir DIR]}: the examples' hello job on
@@ -34,7 +35,8 @@ import java.util.stream.Stream;
  * {@code --ssh-dir DIR} adds the same job over SSH to one host beside local ranks ({@link SshLaunch}).
  */
 public final class LaunchBench {
-    private static final String[] PHASES = {"spawned", "main", "listen", "conn", "run", "done", "closed", "exited"};
+    /** The columns of the launcher's -v table, which this benchmark reads. */
+    private static final String[] PHASES = LaunchTimeline.COLUMNS.toArray(String[]::new);
     /** The column before the phases: when the launcher's JVM started, from the heading of the -v table. */
     private static final String LAUNCHER_JVM = "jvm";
     private static final Pattern JVM_STARTED = Pattern.compile("the launcher's JVM started ([0-9.]+) s before it");

@@ -1,9 +1,9 @@
 package org.sperli.launcher.command;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

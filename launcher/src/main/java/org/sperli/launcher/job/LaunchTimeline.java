@@ -36,9 +36,14 @@ public final class LaunchTimeline {
     /** Jobs up to this size get a row per rank. */
     public static final int MAX_ROWS = 16;
 
-    private static final String[] HEADINGS = {"spawned", "main", "listen", "conn", "run", "done", "closed",
-        "exited"};
-    private static final int PROCESS = 0;
+    /**
+     * The columns' headings, in order: what {@code scripts/bench launch} reads the table by (so a renamed column
+     * cannot leave it reading another).
+     */
+    public static final List<String> COLUMNS = List.of("spawned", "main", "listen", "conn", "run", "done", "closed",
+            "exited");
+    private static final String[] HEADINGS = COLUMNS.toArray(String[]::new);
+    private static final int SPAWNED = 0;
     private static final int FIRST_PHASE = 1;
     private static final int EXITED = HEADINGS.length - 1;
     private static final long NONE = -1;
@@ -81,7 +86,7 @@ public final class LaunchTimeline {
     }
 
     synchronized void processStarted(int rank) {
-        mark(rank, PROCESS);
+        mark(rank, SPAWNED);
     }
 
     synchronized void phase(int rank, RankPhase phase) {
