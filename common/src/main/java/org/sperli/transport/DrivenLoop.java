@@ -78,14 +78,20 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     private volatile boolean poked;
     private boolean initialized;
     private final long keeperSelectNanos;
+    private final long takeoverNanos;
 
     public DrivenLoop(IoHandlerFactory factory, String keeperName) {
-        this(factory, keeperName, KEEPER_SELECT_NANOS);
+        this(factory, keeperName, KEEPER_SELECT_NANOS, TAKEOVER_NANOS);
     }
 
-    /** With the keeper's longest select given: a test makes it long, so that only a wake-up can end it. */
-    DrivenLoop(IoHandlerFactory factory, String keeperName, long keeperSelectNanos) {
+    /**
+     * With the keeper's longest select and its takeover delay given: a test makes the select long, so that only a
+     * wake-up can end it, or the takeover long, so that a thread preempted between two drives on a busy machine does
+     * not see the keeper drive in the gap.
+     */
+    DrivenLoop(IoHandlerFactory factory, String keeperName, long keeperSelectNanos, long takeoverNanos) {
         this.keeperSelectNanos = keeperSelectNanos;
+        this.takeoverNanos = takeoverNanos;
         this.handler = factory.newHandler(this);
         this.keeper = new Thread(this::keep, keeperName);
         keeper.setDaemon(true);
@@ -214,7 +220,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     // the keeper
 
     private void keep() {
-        long sleep = TAKEOVER_NANOS;
+        long sleep = takeoverNanos;
         while (state.get() != TERMINATED) {
             // Only the shutdown stops the keeper: a stray interrupt would make its park and select return at once.
             Thread.interrupted();
@@ -231,11 +237,11 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
                 return;
             }
             if (driver != null || wanting.get() > 0
-                    || !pokedNow && System.nanoTime() - releasedAt < TAKEOVER_NANOS || !drive.tryLock()) {
-                sleep = driver != null && !pokedNow ? Math.min(2 * sleep, LONGEST_KEEPER_SLEEP_NANOS) : TAKEOVER_NANOS;
+                    || !pokedNow && System.nanoTime() - releasedAt < takeoverNanos || !drive.tryLock()) {
+                sleep = driver != null && !pokedNow ? Math.min(2 * sleep, LONGEST_KEEPER_SLEEP_NANOS) : takeoverNanos;
                 continue;
             }
-            sleep = TAKEOVER_NANOS;
+            sleep = takeoverNanos;
             driver = Thread.currentThread();
             try {
                 do {
