@@ -3,6 +3,7 @@ package org.sperli.rankd;
 import java.time.Instant;
 import org.sperli.jobspec.RankExit;
 import org.sperli.transport.LeakDetection;
+import org.sperli.transport.NettyLogging;
 
 /**
  * {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] [--tls-engine NAME] JAR
@@ -16,6 +17,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // First: the leak detector's class takes its logger when initialised.
+        NettyLogging.useJdkLogging();
         LeakDetection.offUnlessAsked();
         Rankd rankd = Rankd.forThisProcess();
         int status = rankd.run(args);
