@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,6 +31,15 @@ public final class Connections implements AutoCloseable {
      * the frames it yields are copied into the caller's arrays. Socket reads still use direct buffers.
      */
     private static final ByteBufAllocator ALLOCATOR = new AdaptiveByteBufAllocator(false);
+    /**
+     * The options of every connection, accepted or dialed, in one place (Netty's server and client bootstraps set
+     * them through different methods): no Nagle delay, {@link #ALLOCATOR}, and no close when a write fails, so that
+     * what the peer sent before a reset is still read (see protocol section 7.5).
+     */
+    private static final Map<ChannelOption<Object>, Object> CONNECTION_OPTIONS = Map.of(
+            option(ChannelOption.TCP_NODELAY), true,
+            option(ChannelOption.ALLOCATOR), ALLOCATOR,
+            option(ChannelOption.AUTO_CLOSE), false);
 
     /** One loop for every connection of the rank, run by the threads that wait on it (see {@link DrivenLoop}). */
     private final DrivenLoop loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io");
@@ -40,17 +50,13 @@ public final class Connections implements AutoCloseable {
      * or why it cannot listen.
      */
     public synchronized String listen(int port, ChannelInitializer<Channel> init) {
-        // The same options as dial's, set on the accepted children: Netty's server and client bootstraps share no
-        // builder for them, so the two chains are alike on purpose.
-        ChannelFuture bound = new ServerBootstrap()
+        ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loop)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
-                .childOption(ChannelOption.AUTO_CLOSE, false)
-                .childHandler(init)
-                .bind(new InetSocketAddress("0.0.0.0", port)).awaitUninterruptibly();
+                .childHandler(init);
+        CONNECTION_OPTIONS.forEach((option, value) -> bootstrap.childOption(option, value));
+        ChannelFuture bound = bootstrap.bind(new InetSocketAddress("0.0.0.0", port)).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             return bound.cause().getMessage();
         }
@@ -60,15 +66,13 @@ public final class Connections implements AutoCloseable {
 
     /** One TCP connect to {@code address} with {@code init} as the connection's pipeline; true when it connected. */
     public boolean dial(InetSocketAddress address, ChannelInitializer<Channel> init) {
-        return new Bootstrap()
+        Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOCATOR, ALLOCATOR)
-                .option(ChannelOption.AUTO_CLOSE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
-                .handler(init)
-                .connect(address).awaitUninterruptibly().isSuccess();
+                .handler(init);
+        CONNECTION_OPTIONS.forEach((option, value) -> bootstrap.option(option, value));
+        return bootstrap.connect(address).awaitUninterruptibly().isSuccess();
     }
 
     /** Closes the listening socket; established connections stay. */
@@ -89,5 +93,11 @@ public final class Connections implements AutoCloseable {
     public void close() {
         stopListening();
         loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    /** {@code option} as a key of {@link #CONNECTION_OPTIONS}, whose values are checked there by hand. */
+    @SuppressWarnings("unchecked")
+    private static ChannelOption<Object> option(ChannelOption<?> option) {
+        return (ChannelOption<Object>) option;
     }
 }
