@@ -2,7 +2,7 @@
 # Shell functions of the distribution's bin/sperli and bin/sperli-rankd, sourced by them and by scripts/sperli (a
 # checkout), so that the launcher's JVM starts the same way from both.
 #
-# The JVM options every rank starts with, before SPERLI_RANKD_JAVA_OPTS (later options win): C2 waits for ten times
+# The JVM options every rank starts with, before SPERLI_RANKD_JAVA_OPTS (later options win): C2 waits for three times
 # the default calls and loop turns, so that the short-lived hot code of a rank's start-up stays with C1, and C1's
 # profiled compiles for five times, so that much of it stays interpreted (RankJvmDefaults says what each saved). The
 # launcher gives local and staged ranks the same list (org.sperli.launcher.job.RankJvmDefaults; a test keeps them
@@ -10,8 +10,8 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SPERLI_RANKD_DEFAULT_OPTS=(-XX:Tier3InvocationThreshold=1000 -XX:Tier3MinInvocationThreshold=500
   -XX:Tier3CompileThreshold=10000 -XX:Tier3BackEdgeThreshold=300000
-  -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000
-  -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000)
+  -XX:Tier4InvocationThreshold=15000 -XX:Tier4MinInvocationThreshold=1800
+  -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000)
 
 # sperli_rankd_thp sets SPERLI_RANKD_THP_OPTS: huge pages behind the rank's heap where the kernel gives them on
 # request only (mode madvise), as the launcher does for its local ranks (RankJvmDefaults.forThisHost): a rank that

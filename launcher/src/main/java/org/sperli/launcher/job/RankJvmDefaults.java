@@ -12,11 +12,15 @@ import java.util.List;
  * {@code sperli-rankd} scripts, whose copy is {@code SPERLI_RANKD_DEFAULT_OPTS} in the distribution's
  * {@code lib/sperli.sh} ({@code RankJvmDefaultsTest} keeps the two equal).
  *
- * <p>C2 compiles a method after ten times the JVM's default number of calls and loop turns. A rank's start-up code
+ * <p>C2 compiles a method after three times the JVM's default number of calls and loop turns. A rank's start-up code
  * (the TLS stack, the native provider's self-tests, the description check) runs hot enough for C2 under the defaults
- * but only for a moment, and C2 was a quarter of a rank's CPU at start; with these thresholds a hello job on 8 local
- * ranks took 0.83 (JDK 17) and 0.87 (JDK 25) of the CPU and wall time, medians of paired runs. A job's own hot
- * loops still reach C2 within about 400,000 turns, well under a second.
+ * but only for a moment, and C2 was a quarter of a rank's CPU at start. Ten times the defaults (from an earlier
+ * session) made hello on 8 local ranks 0.83 (JDK 17) and 0.87 (JDK 25) of the CPU and wall time, but left a rank's
+ * own message path in C1's profiled code long after the start: a barrier on 8 ranks as processes (2 cores) took a
+ * median 0.86 ms per call after 30 to 60 s of warm-up, against 0.35 ms with the JVM's defaults, and a profile of the
+ * ranks 90 s in still had a fifth of their samples in C1 code (SslHandler.wrap, the frame decoder, the header check).
+ * Three times: the barrier 0.37 ms (median of 4 runs, as the defaults), hello on 8 ranks 1.03 of the wall and CPU
+ * time of ten times (6 paired runs; the defaults 1.14). A job's own hot loops reach C2 within about 120,000 turns.
  *
  * <p>C1's profiled compiles (tier 3) wait for five times the default calls and loop turns, for the same reason one
  * level down: C1 was the largest consumer of a rank's CPU at start after the main thread (29 % of a hello job's rank
@@ -34,10 +38,10 @@ public final class RankJvmDefaults {
             "-XX:Tier3MinInvocationThreshold=500",
             "-XX:Tier3CompileThreshold=10000",
             "-XX:Tier3BackEdgeThreshold=300000",
-            "-XX:Tier4InvocationThreshold=50000",
-            "-XX:Tier4MinInvocationThreshold=6000",
-            "-XX:Tier4CompileThreshold=150000",
-            "-XX:Tier4BackEdgeThreshold=400000");
+            "-XX:Tier4InvocationThreshold=15000",
+            "-XX:Tier4MinInvocationThreshold=1800",
+            "-XX:Tier4CompileThreshold=45000",
+            "-XX:Tier4BackEdgeThreshold=120000");
 
     /** The kernel's switch for transparent huge pages, such as {@code always [madvise] never}: the mode in brackets. */
     public static final Path THP_MODE = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
