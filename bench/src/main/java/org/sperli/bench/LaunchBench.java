@@ -36,7 +36,7 @@ import org.sperli.launcher.job.LaunchTimeline;
  */
 public final class LaunchBench {
     /** The columns of the launcher's -v table, which this benchmark reads. */
-    private static final String[] PHASES = LaunchTimeline.COLUMNS.toArray(String[]::new);
+    private static final List<String> PHASES = LaunchTimeline.COLUMNS;
     /** The column before the phases: when the launcher's JVM started, from the heading of the -v table. */
     private static final String LAUNCHER_JVM = "jvm";
     private static final Pattern JVM_STARTED = Pattern.compile("the launcher's JVM started ([0-9.]+) s before it");
@@ -240,7 +240,7 @@ public final class LaunchBench {
      * the median over the ranks of the -v table (for more than 16 ranks, its median row).
      */
     static double[] phases(String output) {
-        double[] medians = new double[PHASES.length + 1];
+        double[] medians = new double[PHASES.size() + 1];
         Arrays.fill(medians, Double.NaN);
         List<double[]> rows = new ArrayList<>();
         boolean inTable = false;
@@ -254,7 +254,7 @@ public final class LaunchBench {
                 continue;
             }
             String[] cells = text.trim().split("\\s+");
-            if (!inTable || cells.length != PHASES.length + 1 || cells[0].equals("rank")) {
+            if (!inTable || cells.length != PHASES.size() + 1 || cells[0].equals("rank")) {
                 continue;
             }
             if (cells[0].equals("median")) {
@@ -262,8 +262,8 @@ public final class LaunchBench {
             } else if (!cells[0].matches("\\d+")) {
                 continue;
             }
-            double[] row = new double[PHASES.length];
-            for (int c = 0; c < PHASES.length; c++) {
+            double[] row = new double[PHASES.size()];
+            for (int c = 0; c < PHASES.size(); c++) {
                 row[c] = cells[c + 1].equals("-") ? Double.NaN : Double.parseDouble(cells[c + 1]);
             }
             rows.add(row);
@@ -271,7 +271,7 @@ public final class LaunchBench {
                 inTable = false;
             }
         }
-        for (int c = 0; c < PHASES.length; c++) {
+        for (int c = 0; c < PHASES.size(); c++) {
             final int column = c;
             medians[c + 1] = median(rows.stream().mapToDouble(r -> r[column]).filter(v -> !Double.isNaN(v))
                     .toArray());
@@ -393,7 +393,7 @@ public final class LaunchBench {
     private record Result(double seconds, int status, double[] phases, long medianRssKb, long maxRssKb,
                           String verdict) {
         static Result median(List<Result> each) {
-            double[] phases = new double[PHASES.length + 1];
+            double[] phases = new double[PHASES.size() + 1];
             for (int c = 0; c < phases.length; c++) {
                 final int column = c;
                 phases[c] = LaunchBench.median(each.stream().mapToDouble(r -> r.phases[column])

@@ -42,10 +42,9 @@ public final class LaunchTimeline {
      */
     public static final List<String> COLUMNS = List.of("spawned", "main", "listen", "conn", "run", "done", "closed",
             "exited");
-    private static final String[] HEADINGS = COLUMNS.toArray(String[]::new);
     private static final int SPAWNED = 0;
     private static final int FIRST_PHASE = 1;
-    private static final int EXITED = HEADINGS.length - 1;
+    private static final int EXITED = COLUMNS.size() - 1;
     private static final long NONE = -1;
 
     private final LongSupplier nanoClock;
@@ -79,7 +78,7 @@ public final class LaunchTimeline {
     /** An incarnation of {@code size} ranks begins: the rows start empty. */
     synchronized void begin(long incarnation, int size) {
         this.incarnation = incarnation;
-        at = new long[size][HEADINGS.length];
+        at = new long[size][COLUMNS.size()];
         for (long[] row : at) {
             Arrays.fill(row, NONE);
         }
@@ -118,7 +117,7 @@ public final class LaunchTimeline {
         lines.add("incarnation " + incarnation + " phases, seconds since the launch"
                 + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")") + ":");
         StringBuilder heading = new StringBuilder(String.format(Locale.ROOT, "%6s", "rank"));
-        for (String h : HEADINGS) {
+        for (String h : COLUMNS) {
             heading.append(String.format(Locale.ROOT, " %7s", h));
         }
         lines.add(heading.toString());
@@ -136,8 +135,8 @@ public final class LaunchTimeline {
 
     /** Per column, the value at {@code fraction} of the ranks that have one (0 min, 0.5 median, 1 max). */
     private long[] columnStatistic(double fraction) {
-        long[] out = new long[HEADINGS.length];
-        for (int column = 0; column < HEADINGS.length; column++) {
+        long[] out = new long[COLUMNS.size()];
+        for (int column = 0; column < COLUMNS.size(); column++) {
             final int c = column;
             long[] values = Arrays.stream(at).mapToLong(r -> r[c]).filter(v -> v != NONE).sorted().toArray();
             out[column] = values.length == 0 ? NONE : values[(int) Math.round(fraction * (values.length - 1))];
