@@ -23,6 +23,7 @@ import org.sperli.launcher.job.JobControl;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.JobSupervisor;
 import org.sperli.launcher.job.LaunchTimeline;
+import org.sperli.launcher.job.LocalMemory;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.job.RankExports;
@@ -44,8 +45,9 @@ import org.sperli.runtime.CheckpointSettings;
 /**
  * The steps every command that runs a job takes, in this order, so that nothing starts before every check passed:
  * the options, the --report file, the refused-host policy, the host plan (syntax, ports), the refused hosts (H1615,
- * exit 3), the jar, the --output-dir, then the job's identity, the starters and the supervisor; at the end, the
- * summary line and the report, both from one {@link RunReport}.
+ * exit 3), the jar, what the local ranks need of this host (its memory, the checkpoint directory), the --output-dir,
+ * then the job's identity, the starters and the supervisor; at the end, the summary line and the report, both from
+ * one {@link RunReport}.
  */
 final class JobRunner {
 
@@ -94,9 +96,7 @@ final class JobRunner {
         }
         JobJar jar = JobJar.open(request.jar());
         int localRanks = plan.localRanks(request.forceSsh());
-        if (localRanks > 0) {
-            checkCheckpointDir(request.checkpoint().dirOrNull);
-        }
+        checkThisHost(localRanks, request.checkpoint().dirOrNull);
         Path outputDirOrNull = output.dirOrNull == null ? null : RankOutputFiles.prepare(output.dirOrNull);
         RankCommand command = rankCommand(request, environment, console);
         long startNs = System.nanoTime();
@@ -252,7 +252,20 @@ final class JobRunner {
         }
     }
 
-    /** The checkpoint directory as local ranks would see it; SSH ranks check their own host's (H1616). */
+    /**
+     * What {@code localRanks} ranks need of this host: memory enough to hold them ({@link LocalMemory}), and the
+     * checkpoint directory as they would see it (SSH ranks check their own host's, H1616).
+     */
+    private static void checkThisHost(int localRanks, Path checkpointDirOrNull) {
+        LocalMemory.refusal(localRanks, LocalMemory.MEMINFO).ifPresent(why -> {
+            throw LauncherException.usage(why);
+        });
+        if (localRanks > 0) {
+            checkCheckpointDir(checkpointDirOrNull);
+        }
+    }
+
+    /** The checkpoint directory as local ranks would see it. */
     private static void checkCheckpointDir(Path dir) {
         if (dir == null) {
             return;
