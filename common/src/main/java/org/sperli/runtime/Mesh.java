@@ -185,7 +185,7 @@ final class Mesh {
         AtomicLong heartbeats = new AtomicLong();
         PeerChannel channel = PeerPipeline.established(ch, peer, context, events, config.silenceMs(),
                 () -> OutboundFrame.of(frames.header(FrameType.HEARTBEAT, Heartbeat.LENGTH, peer, 0, 0),
-                        new Heartbeat(heartbeats.incrementAndGet()).toBytes()));
+                        new Heartbeat(heartbeats.incrementAndGet()).toBytes()), connections.heartbeats());
         mailbox.attach(peer, channel.flow());
         links.put(peer, channel);
         byte[] hello = Hello.v1(config.ownToken()).toBytes();

@@ -43,6 +43,8 @@ public final class Connections implements AutoCloseable {
 
     /** One loop for every connection of the rank, run by the threads that wait on it (see {@link DrivenLoop}). */
     private final DrivenLoop loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io");
+    /** The one timer of every connection's heartbeats (see {@link Heartbeats}). */
+    private final Heartbeats heartbeats = new Heartbeats(loop, System::currentTimeMillis);
     private Channel server;
 
     /**
@@ -86,6 +88,11 @@ public final class Connections implements AutoCloseable {
     /** How a thread that waits for these connections runs them. */
     public Progress progress() {
         return loop;
+    }
+
+    /** The heartbeats of these connections, which each connection joins when its frames begin. */
+    public Heartbeats heartbeats() {
+        return heartbeats;
     }
 
     /** Stops listening and ends the event loop (bounded: a few seconds at most). */

@@ -2,35 +2,85 @@ package org.sperli.transport;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.sperli.protocol.Limits;
 
 /**
- * Gives the idle events their meaning: writer idle for 1000 ms sends a HEARTBEAT; reader idle for the silence limit
- * means the peer is lost, unless reading is paused because this rank's queues are full (then the silence is ours).
+ * A connection's liveness, both ways. Sending: the time of its last write, and a HEARTBEAT when {@link Heartbeats}
+ * finds it idle for {@link #HEARTBEAT_AFTER_NANOS}. Receiving: reader idle for the silence limit (the idle handler
+ * before the decoder, so that every byte counts) means the peer is lost, unless reading is paused because this rank's
+ * queues are full (then the silence is ours).
+ *
+ * <p>Every frame the rank sends passes {@link #write}: the runtime writes through the channel, which starts at the
+ * pipeline's tail, behind this handler; the heartbeat itself starts below it and is counted here.
  */
 public final class LivenessHandler extends ChannelDuplexHandler {
+    /** Protocol 7.5: a connection sends HEARTBEAT when it has sent nothing for 1000 ms. */
+    static final long HEARTBEAT_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(Limits.HEARTBEAT_INTERVAL_MS);
+
     private final int peer;
     private final PeerEvents events;
     private final Supplier<OutboundFrame> heartbeat;
+    private final Heartbeats heartbeats;
+    private ChannelHandlerContext ctx;
+    private long lastWriteNanos;
 
-    public LivenessHandler(int peer, PeerEvents events, Supplier<OutboundFrame> heartbeat) {
+    public LivenessHandler(int peer, PeerEvents events, Supplier<OutboundFrame> heartbeat, Heartbeats heartbeats) {
         this.peer = peer;
         this.events = events;
         this.heartbeat = heartbeat;
+        this.heartbeats = heartbeats;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        lastWriteNanos = now();
+        heartbeats.add(this);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        heartbeats.remove(this);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        heartbeats.remove(this);
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        lastWriteNanos = now();
+        ctx.write(msg, promise);
+    }
+
+    /** Sends a HEARTBEAT if nothing was written for {@link #HEARTBEAT_AFTER_NANOS}; on the event loop. */
+    void beatIfIdle() {
+        long now = now();
+        if (now - lastWriteNanos >= HEARTBEAT_AFTER_NANOS && ctx.channel().isActive()) {
+            lastWriteNanos = now;
+            ctx.writeAndFlush(heartbeat.get());
+        }
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent idle) {
-            if (idle.state() == IdleState.WRITER_IDLE) {
-                ctx.writeAndFlush(heartbeat.get());
-            } else if (idle.state() == IdleState.READER_IDLE && ctx.channel().config().isAutoRead()) {
+            if (idle.state() == IdleState.READER_IDLE && ctx.channel().config().isAutoRead()) {
                 events.onSilent(peer);
             }
             return;
         }
         super.userEventTriggered(ctx, evt);
+    }
+
+    private long now() {
+        return ctx.executor().ticker().nanoTime();
     }
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLPeerUnverifiedException;
-import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.ReceiverContext;
 
 /**
@@ -100,18 +99,18 @@ public final class PeerPipeline {
      * runtime uses it. Called on the channel's event loop (from the handshake listener), so no frame passes before.
      */
     public static PeerChannel established(Channel ch, int peer, ReceiverContext context, PeerEvents events,
-                                          long silenceMs, Supplier<OutboundFrame> heartbeat) {
+                                          long silenceMs, Supplier<OutboundFrame> heartbeat, Heartbeats heartbeats) {
         FlowControl flow = new FlowControl();
         ChannelPipeline p = ch.pipeline();
         p.remove(SetupErrors.NAME);
         p.addLast("chunks", new ChunkedWriteHandler());
         // Before the decoder: every byte from the peer is life, a 16 MiB frame still arriving over a slow link too.
-        p.addLast("idle", new IdleStateHandler(silenceMs, Limits.HEARTBEAT_INTERVAL_MS, 0, TimeUnit.MILLISECONDS));
+        p.addLast("idle", new IdleStateHandler(silenceMs, 0, 0, TimeUnit.MILLISECONDS));
         p.addLast("frame-decoder", new FrameDecoder(context));
         p.addLast("frame-encoder", FrameEncoder.INSTANCE);
         p.addLast("flow", flow);
         p.addLast("hello-gate", new HelloGate(peer, events));
-        p.addLast("liveness", new LivenessHandler(peer, events, heartbeat));
+        p.addLast("liveness", new LivenessHandler(peer, events, heartbeat, heartbeats));
         p.addLast("peer", new PeerHandler(peer, events));
         return new PeerChannel(ch, flow);
     }

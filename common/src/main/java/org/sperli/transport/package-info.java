@@ -10,7 +10,8 @@
  * too), {@code frame-decoder} ({@link org.sperli.transport.FrameDecoder}: acts on
  * {@link org.sperli.protocol.frame.HeaderCheck} verdicts), {@code frame-encoder}, {@code flow}
  * ({@link org.sperli.transport.FlowControl}: reading paused while too much is queued), {@code hello-gate} (removes
- * itself after HELLO), {@code liveness} (heartbeats and silence), {@code peer} (hands frames to the runtime).
+ * itself after HELLO), {@code liveness} ({@link org.sperli.transport.LivenessHandler}: heartbeats, sent by the
+ * rank's one {@link org.sperli.transport.Heartbeats} timer, and silence), {@code peer} (hands frames to the runtime).
  *
  * <p>{@link org.sperli.transport.Connections} owns the event loop and sockets; the runtime sees a connection only as
  * a {@link org.sperli.transport.PeerChannel}, and runs the loop while it waits ({@link org.sperli.transport.Progress},

@@ -1,0 +1,103 @@
+package org.sperli.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.sperli.SperliException;
+import org.sperli.protocol.JobId;
+import org.sperli.protocol.frame.FrameHeader;
+import org.sperli.protocol.frame.FrameType;
+
+/**
+ * Protocol 7.5, a connection sends HEARTBEAT when it has sent nothing for 1000 ms, as the rank's one heartbeat timer
+ * does it: with frozen time, the timer's quarter-second ticks and a connection's writes decide when one goes out.
+ */
+class HeartbeatsTest {
+    private static final JobId JOB = JobId.of(new byte[JobId.LENGTH]);
+    /** Steps of the loop's frozen time, short against a tick, so that each tick runs close to when it is due. */
+    private static final long STEP_MS = 50;
+
+    private final EmbeddedChannel ch = new EmbeddedChannel();
+
+    private EmbeddedChannel connection() {
+        ch.freezeTime();
+        // The wall clock the ticks align to: the loop's time, from 0 when it froze.
+        long frozeAt = ch.eventLoop().ticker().nanoTime();
+        Heartbeats heartbeats = new Heartbeats(ch.eventLoop(),
+                () -> TimeUnit.NANOSECONDS.toMillis(ch.eventLoop().ticker().nanoTime() - frozeAt));
+        ch.pipeline().addLast(new LivenessHandler(1, new IgnoredEvents(), () -> OutboundFrame.of(
+                FrameHeader.of(FrameType.HEARTBEAT, 8, JOB, 0, 1, 1, 0, 0), new byte[8]), heartbeats));
+        return ch;
+    }
+
+    /** Lets {@code ms} pass in short steps, running what falls due, as a running loop would. */
+    private void advance(long ms) {
+        for (long left = ms; left > 0; left -= STEP_MS) {
+            ch.advanceTimeBy(Math.min(left, STEP_MS), TimeUnit.MILLISECONDS);
+            ch.runScheduledPendingTasks();
+        }
+    }
+
+    @Test
+    void anIdleConnectionSendsAHeartbeatOnTheFirstTickAfter1000Ms() {
+        EmbeddedChannel c = connection();
+        advance(750);
+        assertNull(c.readOutbound(), "no heartbeat after 750 ms");
+        advance(250);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound(), "a heartbeat at 1000 ms");
+        assertNull(c.readOutbound());
+        advance(750);
+        assertNull(c.readOutbound(), "the heartbeat was a send: the next one waits 1000 ms again");
+        advance(250);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound());
+    }
+
+    @Test
+    void aConnectionThatWroteWithin1000MsSendsNoHeartbeat() {
+        EmbeddedChannel c = connection();
+        advance(900);
+        c.writeOutbound("a frame of the program");
+        assertEquals("a frame of the program", c.readOutbound());
+        advance(1000);
+        assertNull(c.readOutbound(), "1000 ms after the start but only 100 ms after the last write");
+        advance(250);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound(), "1000 to 1250 ms after the last write");
+    }
+
+    @Test
+    void aClosedConnectionLeavesTheTimerWhichThenStops() {
+        EmbeddedChannel c = connection();
+        advance(250);
+        c.close();
+        advance(1000);
+        assertNull(c.readOutbound());
+        assertEquals(-1, c.runScheduledPendingTasks(), "no tick is left scheduled");
+    }
+
+    /** A connection whose peer says nothing but heartbeats: none of these is called here. */
+    private static final class IgnoredEvents implements PeerEvents {
+        @Override
+        public void onHello(int peer, Frame hello) {
+        }
+
+        @Override
+        public void onFrame(int peer, Frame frame) {
+        }
+
+        @Override
+        public void onRefused(int peer, SperliException refusal) {
+        }
+
+        @Override
+        public void onSilent(int peer) {
+        }
+
+        @Override
+        public void onClosed(int peer) {
+        }
+    }
+}
