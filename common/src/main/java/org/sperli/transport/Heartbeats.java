@@ -60,7 +60,7 @@ public final class Heartbeats {
         if (connections.isEmpty()) {
             return;
         }
-        // A heartbeat's write can end its connection (a write error closes nothing, but a handler may leave).
+        // A copy: a heartbeat's write runs the pipeline, which may take its connection out of the list meanwhile.
         for (LivenessHandler connection : List.copyOf(connections)) {
             connection.beatIfIdle();
         }

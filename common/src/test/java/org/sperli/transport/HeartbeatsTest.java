@@ -63,7 +63,7 @@ class HeartbeatsTest {
         c.writeOutbound("a frame of the program");
         assertEquals("a frame of the program", c.readOutbound());
         advance(1000);
-        assertNull(c.readOutbound(), "1000 ms after the start but only 100 ms after the last write");
+        assertNull(c.readOutbound(), "the last tick, at 1750 ms, came 850 ms after the write");
         advance(250);
         assertInstanceOf(OutboundFrame.class, c.readOutbound(), "1000 to 1250 ms after the last write");
     }

@@ -31,6 +31,10 @@ public final class LocalMemory {
 
     /** Why {@code localRanks} ranks cannot run on this host by {@code meminfo}; empty if they fit or it is unknown. */
     public static Optional<String> refusal(int localRanks, Path meminfo) {
+        if (localRanks == 0) {
+            // A job of SSH hosts only asks nothing of this one.
+            return Optional.empty();
+        }
         long availableKib;
         try {
             String text = Files.readString(meminfo, StandardCharsets.US_ASCII);
