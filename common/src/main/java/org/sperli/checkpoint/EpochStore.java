@@ -70,15 +70,16 @@ public final class EpochStore {
         }
     }
 
-    /** A rank file this rank wrote: its final path, header and whole-file SHA-256 (what CKPT_ACK carries). */
-    public record Written(Path path, RankFileHeader header, byte[] fileSha256) {
+    /** A rank file this rank wrote, durable: its final path and whole-file SHA-256 (what CKPT_ACK carries). */
+    public record Written(Path path, byte[] fileSha256) {
     }
 
     /**
-     * Writes this rank's file of {@code epoch} from {@code state}: {@code rank-<n>.ckpt.tmp}, fsync, rename, fsync of
-     * the directory. An exception of the state's writer is H1619 with it as the cause.
+     * Writes this rank's file of {@code epoch} from {@code state} to {@code rank-<n>.ckpt.tmp}; its {@link
+     * UnsyncedRankFile#sync} then makes it durable and renames it. An exception of the state's writer is H1619 with it
+     * as the cause.
      */
-    public Written writeRankFile(long epoch, Checkpointable state) {
+    public UnsyncedRankFile writeRankFile(long epoch, Checkpointable state) {
         try {
             return RankFileWriter.write(layout.rankFileTmp(epoch, rank), layout.rankFile(epoch, rank), job, epoch,
                     rank, size, state);

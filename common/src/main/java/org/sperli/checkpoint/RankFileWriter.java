@@ -13,21 +13,22 @@ import org.sperli.protocol.Limits;
 
 /**
  * Writes one rank file in a single pass over the state: an 80-byte placeholder, then the state as the program's
- * {@link Checkpointable} writes it (hashed on the way), then the real header at offset 0, fsync, and the SHA-256 of
- * the whole file read back from the page cache (the header comes first in the file but last in time, so the whole-file
- * hash needs that second pass). Only then is the temporary name renamed over the final one.
+ * {@link Checkpointable} writes it (hashed on the way), then the real header at offset 0. What follows is
+ * {@link UnsyncedRankFile#sync}: fsync, the SHA-256 of the whole file read back from the page cache (the header comes
+ * first in the file but last in time, so the whole-file hash needs that second pass), and only then the rename of the
+ * temporary name over the final one.
  */
 final class RankFileWriter {
     private RankFileWriter() {
     }
 
     /**
-     * Writes {@code tmp}, fsyncs it, hashes it and renames it to {@code target}. On any failure the temporary file is
-     * removed and the exception passed on: an IOException of the file system, or whatever the state's writer threw.
+     * Writes {@code tmp} in full and leaves it open for {@link UnsyncedRankFile#sync} to make durable and rename to
+     * {@code target}. On any failure the temporary file is removed and the exception passed on: an IOException of the
+     * file system, or whatever the state's writer threw.
      */
-    static EpochStore.Written write(Path tmp, Path target, JobId job, long epoch, int rank, int size,
-                                    Checkpointable state) throws IOException {
-        RankFileHeader header;
+    static UnsyncedRankFile write(Path tmp, Path target, JobId job, long epoch, int rank, int size,
+                                  Checkpointable state) throws IOException {
         FileChannel channel = DurableFiles.openTemporary(tmp);
         try {
             writeFully(channel, ByteBuffer.allocate(RankFileHeader.LENGTH), 0);
@@ -35,23 +36,15 @@ final class RankFileWriter {
             StateOutput out = new StateOutput(channel, Sha256.newDigest());
             state.writeCheckpoint(out);
             out.finish();
-            header = new RankFileHeader(Limits.VERSION, epoch, job, rank, size, out.length(), out.sha256());
+            RankFileHeader header = new RankFileHeader(Limits.VERSION, epoch, job, rank, size, out.length(),
+                    out.sha256());
             writeFully(channel, ByteBuffer.wrap(header.toBytes()), 0);
-            DurableFiles.syncAndClose(channel);
+            return new UnsyncedRankFile(channel, tmp, target);
         } catch (IOException | RuntimeException | Error e) {
             channel.close();
             Files.deleteIfExists(tmp);
             throw e;
         }
-        byte[] fileSha256;
-        try {
-            fileSha256 = fileSha256(tmp);
-        } catch (IOException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
-        }
-        DurableFiles.moveIntoPlace(tmp, target);
-        return new EpochStore.Written(target, header, fileSha256);
     }
 
     /** SHA-256 of a whole file, read in 1 MiB pieces. */

@@ -25,87 +25,68 @@ import org.sperli.protocol.payload.CkptData;
 final class BuddySender {
     /** Chunks in flight at once. */
     static final int WINDOW = 4;
-    private static final long JOIN_AFTER_FAILURE_MS = 5000;
+    private static final long AWAIT_AFTER_FAILURE_MS = 5000;
 
     private final FrameLink frames;
     private final int dest;
     private final long epoch;
     private final int kind;
     private final int fileRank;
-    private final Path file;
+    private final FileChannel channel;
     private final Runnable afterFirstChunk;
-    private final Abort.Reason phase;
-    private final Thread thread;
-    private volatile SperliException failure;
+    private SideStep<Void> step;
 
-    private BuddySender(FrameLink frames, int dest, long epoch, int kind, int fileRank, Path file,
-                        Runnable afterFirstChunk, Abort.Reason phase) {
+    private BuddySender(FrameLink frames, int dest, long epoch, int kind, int fileRank, FileChannel channel,
+                        Runnable afterFirstChunk) {
         this.frames = frames;
         this.dest = dest;
         this.epoch = epoch;
         this.kind = kind;
         this.fileRank = fileRank;
-        this.file = file;
+        this.channel = channel;
         this.afterFirstChunk = afterFirstChunk;
-        this.phase = phase;
-        this.thread = new Thread(this::run, "sperli-rank" + frames.rank() + "-file" + fileRank + "-to" + dest);
-        this.thread.setDaemon(true);
     }
 
-    /** Starts sending {@code file} (the rank file of {@code fileRank}) to {@code dest}. */
+    /**
+     * Opens {@code file} (the rank file of {@code fileRank}) at once, so that a rename of it after this call does not
+     * matter, and starts sending it to {@code dest}. A file that cannot be opened is H1619, thrown here.
+     */
     static BuddySender start(FrameLink frames, int dest, long epoch, int kind, int fileRank, Path file,
                              Runnable afterFirstChunk, Abort.Reason phase) {
-        BuddySender sender = new BuddySender(frames, dest, epoch, kind, fileRank, file, afterFirstChunk, phase);
-        sender.thread.start();
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(file);
+        } catch (IOException e) {
+            throw new SperliException(ErrorCode.H1619, "cannot open " + file.getFileName() + " to send it to rank "
+                    + dest + ": " + e, e);
+        }
+        BuddySender sender = new BuddySender(frames, dest, epoch, kind, fileRank, channel, afterFirstChunk);
+        sender.step = SideStep.start(frames, "file" + fileRank + "-to" + dest, phase,
+                "send " + file.getFileName() + " to rank " + dest, sender::sendAndClose);
         return sender;
     }
 
     /** Waits until the last chunk was handed to TLS; throws the failure that ended the transfer. */
     void join() {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        step.join();
     }
 
     /** After a failure elsewhere: waits a bounded time for the thread, which ends once the job's channels close. */
     void joinQuietly() {
-        try {
-            thread.join(JOIN_AFTER_FAILURE_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        step.joinQuietly();
     }
 
-    private void run() {
-        try {
+    private Void sendAndClose() throws IOException {
+        try (channel) {
             send();
-        } catch (SperliException e) {
-            failure = e;
-        } catch (IOException | RuntimeException e) {
-            failure = new SperliException(ErrorCode.H1619, "cannot send " + file.getFileName() + " to rank " + dest
-                    + ": " + e, e);
         }
-        if (failure != null && frames.failure() == null) {
-            frames.abort(phase, failure.code(), "rank " + frames.rank() + ": " + failure.reason(), failure);
-        }
+        return null;
     }
 
     private void send() throws IOException {
         SendRequest[] pending = new SendRequest[WINDOW];
         ByteBuffer[] buffers = new ByteBuffer[WINDOW];
-        try (FileChannel channel = FileChannel.open(file)) {
+        try {
             long total = channel.size();
             int capacity = (int) Math.min(Limits.MAX_CHUNK, total);
             long offset = 0;
@@ -125,7 +106,7 @@ final class BuddySender {
                 for (long at = offset; chunk.hasRemaining(); ) {
                     int read = channel.read(chunk, at);
                     if (read < 0) {
-                        throw new IOException(file.getFileName() + " shrank while it was sent");
+                        throw new IOException("the file shrank while it was sent");
                     }
                     at += read;
                 }
@@ -144,7 +125,7 @@ final class BuddySender {
         } finally {
             for (SendRequest p : pending) {
                 if (p != null) {
-                    p.awaitQuietly(JOIN_AFTER_FAILURE_MS);
+                    p.awaitQuietly(AWAIT_AFTER_FAILURE_MS);
                 }
             }
         }

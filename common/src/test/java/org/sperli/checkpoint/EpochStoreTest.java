@@ -42,7 +42,7 @@ class EpochStoreTest {
 
     private EpochStore.Written written(EpochStore store, long epoch, byte[] state) {
         store.prepareEpoch(epoch);
-        return store.writeRankFile(epoch, out -> out.write(state));
+        return store.writeRankFile(epoch, out -> out.write(state)).sync();
     }
 
     @Test
@@ -60,6 +60,46 @@ class EpochStoreTest {
         assertArrayEquals(Sha256.of(ByteBuffer.wrap(file)), w.fileSha256());
         assertArrayEquals(state, store.checkOwnFile(2, null, true).stateOrNull());
         assertFalse(Files.exists(store.layout().rankFileTmp(2, 1)));
+    }
+
+    @Test
+    void anUnsyncedRankFileIsCompleteUnderItsTemporaryNameAndCountsOnlyOnceSynced() throws IOException {
+        EpochStore store = EpochStore.of(dir, JOB, 1, 3);
+        store.prepareEpoch(2);
+        byte[] state = state(70_000);
+
+        UnsyncedRankFile unsynced = store.writeRankFile(2, out -> out.write(state));
+
+        byte[] early = Files.readAllBytes(unsynced.temporaryPath());
+        assertEquals(store.layout().rankFileTmp(2, 1), unsynced.temporaryPath());
+        assertFalse(Files.exists(store.layout().rankFile(2, 1)), "no final name before the sync");
+        EpochStore.Written w = unsynced.sync();
+        assertArrayEquals(early, Files.readAllBytes(w.path()));
+        assertArrayEquals(Sha256.of(ByteBuffer.wrap(early)), w.fileSha256());
+        assertFalse(Files.exists(store.layout().rankFileTmp(2, 1)));
+    }
+
+    @Test
+    void aDiscardedUnsyncedRankFileLeavesNeitherFileNorTemporaryName() {
+        EpochStore store = EpochStore.of(dir, JOB, 0, 1);
+        store.prepareEpoch(1);
+
+        store.writeRankFile(1, out -> out.write(state(1000))).discard();
+
+        assertFalse(Files.exists(store.layout().rankFile(1, 0)));
+        assertFalse(Files.exists(store.layout().rankFileTmp(1, 0)));
+    }
+
+    @Test
+    void anUnsyncedRankFileWhoseTemporaryNameVanishedIsH1619OnSync() throws IOException {
+        EpochStore store = EpochStore.of(dir, JOB, 0, 1);
+        store.prepareEpoch(1);
+        UnsyncedRankFile unsynced = store.writeRankFile(1, out -> out.write(state(1000)));
+        Files.delete(unsynced.temporaryPath());
+
+        refused(ErrorCode.H1619, unsynced::sync);
+
+        assertFalse(Files.exists(store.layout().rankFile(1, 0)));
     }
 
     @Test

@@ -52,6 +52,14 @@ class CheckpointCrashTest {
         crashInEpoch2AndResume(size, size - 1, Step.BUDDY_CHUNK_SENT, 1);
     }
 
+    @ParameterizedTest(name = "rank {0} of 4")
+    @ValueSource(ints = {0, 1, 2})
+    void aCrashWhileACopyLeavesBeforeItsFileIsDurableResumesThePreviousEpoch(int crashing) {
+        // Every rank but the last sends its copy while its own file is still being made durable: a rank that dies
+        // then has sent no CKPT_ACK (or rank 0 no COMMIT), so the epoch cannot count.
+        crashInEpoch2AndResume(4, crashing, Step.BUDDY_CHUNK_SENT, 1);
+    }
+
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 4})
     void aCrashAfterRank0WroteTheCommitResumesTheNewEpochFromRank0sCopy(int size) {
