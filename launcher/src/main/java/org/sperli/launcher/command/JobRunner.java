@@ -17,13 +17,13 @@ import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.ClassDataArchive;
+import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.HostPlan;
 import org.sperli.launcher.job.IncarnationHistory;
 import org.sperli.launcher.job.JobControl;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.JobSupervisor;
 import org.sperli.launcher.job.LaunchTimeline;
-import org.sperli.launcher.job.LocalMemory;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.job.RankExports;
@@ -96,7 +96,7 @@ final class JobRunner {
         }
         JobJar jar = JobJar.open(request.jar());
         int localRanks = plan.localRanks(request.forceSsh());
-        checkThisHost(localRanks, request.checkpoint().dirOrNull);
+        checkThisHost(localRanks, launch.rankd == null, request.checkpoint().dirOrNull);
         Path outputDirOrNull = output.dirOrNull == null ? null : RankOutputFiles.prepare(output.dirOrNull);
         RankCommand command = rankCommand(request, environment, console);
         long startNs = System.nanoTime();
@@ -253,13 +253,16 @@ final class JobRunner {
     }
 
     /**
-     * What {@code localRanks} ranks need of this host: memory enough to hold them ({@link LocalMemory}), and the
-     * checkpoint directory as they would see it (SSH ranks check their own host's, H1616).
+     * What {@code localRanks} ranks need of this host: memory enough to hold them when they are the rank daemon's
+     * JVMs ({@link HostMemory}; {@code --rankd CMD} may start anything), and the checkpoint directory as they would
+     * see it (SSH ranks check their own host's, H1616).
      */
-    private static void checkThisHost(int localRanks, Path checkpointDirOrNull) {
-        LocalMemory.refusal(localRanks, LocalMemory.MEMINFO).ifPresent(why -> {
-            throw LauncherException.usage(why);
-        });
+    private static void checkThisHost(int localRanks, boolean rankDaemon, Path checkpointDirOrNull) {
+        if (rankDaemon) {
+            HostMemory.localRefusal(localRanks, HostMemory.MEMINFO).ifPresent(why -> {
+                throw LauncherException.usage(why);
+            });
+        }
         if (localRanks > 0) {
             checkCheckpointDir(checkpointDirOrNull);
         }

@@ -24,15 +24,16 @@ final class HostPreparation {
     }
 
     /**
-     * Prepares every host of {@code hosts} with {@code starter}; returns those that could not be reached, in the
-     * order given, with why. Any other failure (a host that refuses the job, say) is thrown as soon as it is seen;
-     * the preparations still under way end with the starter's close.
+     * Prepares every host of {@code ranksByHost} (each with the number of ranks it is to run) with {@code starter};
+     * returns those that could not be reached, in the order given, with why. Any other failure (a host that refuses
+     * the job, say) is thrown as soon as it is seen; the preparations still under way end with the starter's close.
      */
-    static Map<String, HostUnreachableException> prepare(RankStarter starter, List<String> hosts) {
+    static Map<String, HostUnreachableException> prepare(RankStarter starter, Map<String, Integer> ranksByHost) {
+        List<String> hosts = List.copyOf(ranksByHost.keySet());
         Map<String, HostUnreachableException> lost = new LinkedHashMap<>();
         if (hosts.size() == 1) {
             try {
-                starter.prepare(hosts.get(0));
+                starter.prepare(hosts.get(0), ranksByHost.get(hosts.get(0)));
             } catch (HostUnreachableException e) {
                 lost.put(hosts.get(0), e);
             }
@@ -48,7 +49,7 @@ final class HostPreparation {
             Map<Future<String>, String> hostOf = new LinkedHashMap<>();
             for (String host : hosts) {
                 hostOf.put(done.submit(() -> {
-                    starter.prepare(host);
+                    starter.prepare(host, ranksByHost.get(host));
                     return host;
                 }), host);
             }

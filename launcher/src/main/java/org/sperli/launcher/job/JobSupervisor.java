@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -180,12 +180,12 @@ public final class JobSupervisor {
     private void prepareHosts() {
         Set<String> tried = new HashSet<>();
         while (true) {
-            List<String> pending = new ArrayList<>(remoteHosts());
-            pending.removeAll(tried);
+            Map<String, Integer> pending = remoteHosts();
+            pending.keySet().removeAll(tried);
             if (pending.isEmpty()) {
                 return;
             }
-            tried.addAll(pending);
+            tried.addAll(pending.keySet());
             for (Map.Entry<String, HostUnreachableException> lost
                     : HostPreparation.prepare(remote, pending).entrySet()) {
                 console.note(lost.getValue().getMessage());
@@ -195,15 +195,16 @@ public final class JobSupervisor {
         }
     }
 
-    private Set<String> remoteHosts() {
-        Set<String> hosts = new LinkedHashSet<>();
+    /** The SSH hosts of the current host list, in its order, each with the number of ranks it runs. */
+    private Map<String, Integer> remoteHosts() {
+        Map<String, Integer> hosts = new LinkedHashMap<>();
         for (HostEntry e : kit().hosts()) {
             if (!HostPlan.runsLocally(e.host(), forceSsh)) {
-                hosts.add(e.host());
+                hosts.merge(e.host(), 1, Integer::sum);
             }
         }
         if (!hosts.isEmpty() && remote == null) {
-            throw new IllegalStateException("remote hosts " + hosts + " but no SSH starter");
+            throw new IllegalStateException("remote hosts " + hosts.keySet() + " but no SSH starter");
         }
         return hosts;
     }

@@ -7,12 +7,13 @@ import org.sperli.jobspec.JobDescription.HostEntry;
 /** Starts ranks on one kind of host: local processes, or SSH channels (org.sperli.launcher.ssh). */
 public interface RankStarter {
     /**
-     * Makes {@code host} ready before ranks start there (for SSH: connect, log in, stage the jar); does nothing for
-     * local ranks. Called before every incarnation; cheap when the host is still ready.
+     * Makes {@code host} ready before its {@code ranks} ranks start there (for SSH: connect, log in, check that it can
+     * hold them, stage the jar); does nothing for local ranks. Called before every incarnation; cheap when the host is
+     * still ready.
      *
      * @throws HostUnreachableException when the host cannot be reached: its ranks move to another host
      */
-    default void prepare(String host) throws HostUnreachableException {
+    default void prepare(String host, int ranks) throws HostUnreachableException {
     }
 
     /**

@@ -9,11 +9,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.StringJoiner;
 import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.CommandWords;
+import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.job.RankJvmDefaults;
 import org.sperli.launcher.report.Console;
@@ -26,7 +28,9 @@ import org.sperli.launcher.report.Console;
  *
  * <p>One remote command finds out everything: the size of the job jar's cached copy, whether {@code sperli-rankd} is
  * there, which Java would run and its {@code -version} line, the SHA-256 of each jar already in the cache
- * ({@code sha256sum}), and the class-data archives of earlier jobs ({@link StagedArchive}), which the ranks then map.
+ * ({@code sha256sum}), the class-data archives of earlier jobs ({@link StagedArchive}), which the ranks then map, and
+ * the host's available memory and free swap, so that a host given more ranks than it can hold refuses the job before
+ * any rank starts ({@link HostMemory}).
  * A host that holds all of it is never asked for an SFTP channel: on OpenSSH that channel starts a process of its
  * own, half a second of a host's preparation on a 2-core machine. A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
@@ -56,11 +60,13 @@ final class RemoteRankd {
      * The command that starts a rank on {@code host}, staging the rank daemon where it needs it, and the size of the
      * host's copy of {@code jobJarPath} (which the caller stages).
      *
-     * @throws LauncherException when the host cannot run ranks (no usable Java) or the staging fails
+     * @throws LauncherException when the host cannot run its {@code ranks} ranks (too little memory for them, no
+     *         usable Java) or the staging fails
      * @throws IOException when the session fails under the probe or the copy
      */
-    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, String remoteJavaOrNull,
-                            RankdClasspath classpath, String jobJarPath, Console console) throws IOException {
+    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, int ranks,
+                            String remoteJavaOrNull, RankdClasspath classpath, String jobJarPath, Console console)
+            throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
         // class path that cannot be staged matters only once the host turns out to have no sperli-rankd.
         List<RankdClasspath.Jar> jars = List.of();
@@ -75,6 +81,9 @@ final class RemoteRankd {
             cached.add(jar.remotePath());
         }
         Probe probe = Probe.run(session, remoteJavaOrNull, jobJarPath, cached);
+        HostMemory.remoteRefusal(host, ranks, probe.availableKib()).ifPresent(why -> {
+            throw LauncherException.startFailed(why, null);
+        });
         if (probe.rankdPath() != null) {
             console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
             return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize());
@@ -155,16 +164,21 @@ final class RemoteRankd {
      * file already on the host, by path ({@link #NO_SUM} where the host has no {@code sha256sum}), and what it has
      * for class-data archives.
      */
-    record Probe(long jobJarSize, String rankdPath, String java, String javaVersionLine, Map<String, String> sums,
-                 StagedArchive.Host archives, boolean hugePagesOnRequest) {
+    record Probe(long jobJarSize, OptionalLong availableKib, String rankdPath, String java, String javaVersionLine,
+                 Map<String, String> sums, StagedArchive.Host archives, boolean hugePagesOnRequest) {
         /** The first word of the probe's line with the kernel's mode of transparent huge pages. */
         static final String HUGE_PAGES_WORD = "sperli-thp";
+        private static final String MEM_AVAILABLE = "MemAvailable:";
+        private static final String SWAP_FREE = "SwapFree:";
+        /** Prints the two lines of {@code /proc/meminfo} that {@link HostMemory} reads; nothing where there is none. */
+        private static final String MEMORY_SCRIPT = "grep -E '^(" + MEM_AVAILABLE + "|" + SWAP_FREE + ")' "
+                + HostMemory.MEMINFO + " 2>/dev/null; ";
 
         static Probe run(ClientSession session, String remoteJavaOrNull, String jobJarPath, List<String> cached)
                 throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
-            return parse(RemoteRankd.run(session, sizeScript(jobJarPath)
+            return parse(RemoteRankd.run(session, sizeScript(jobJarPath) + MEMORY_SCRIPT
                     + "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
                     + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
                     + StagedArchive.probeScript() + "{ read -r t < " + RankJvmDefaults.THP_MODE + " && echo \""
@@ -172,7 +186,15 @@ final class RemoteRankd {
         }
 
         static Probe parse(String out) {
-            String[] lines = out.split("\n");
+            StringBuilder meminfo = new StringBuilder();
+            String[] lines = Arrays.stream(out.split("\n")).filter(line -> {
+                boolean memory = line.startsWith(MEM_AVAILABLE) || line.startsWith(SWAP_FREE);
+                if (memory) {
+                    meminfo.append(line).append('\n');
+                }
+                return !memory;
+            }).toArray(String[]::new);
+            OptionalLong availableKib = HostMemory.availableKib(meminfo.toString());
             long jobJarSize = -1;
             if (lines.length > 0 && lines[0].startsWith(SIZE_WORD + " ")) {
                 jobJarSize = size(lines[0].substring(SIZE_WORD.length()).strip());
@@ -180,8 +202,8 @@ final class RemoteRankd {
             }
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(jobJarSize, printable(first.substring("rankd ".length())), null, null, Map.of(),
-                        StagedArchive.Host.NONE, false);
+                return new Probe(jobJarSize, availableKib, printable(first.substring("rankd ".length())), null, null,
+                        Map.of(), StagedArchive.Host.NONE, false);
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
@@ -202,8 +224,8 @@ final class RemoteRankd {
                     sums.put(parts[1], parts[0]);
                 }
             }
-            return new Probe(jobJarSize, null, java, version.isEmpty() ? "(no output)" : version, Map.copyOf(sums),
-                    archives.host(), hugePages);
+            return new Probe(jobJarSize, availableKib, null, java, version.isEmpty() ? "(no output)" : version,
+                    Map.copyOf(sums), archives.host(), hugePages);
         }
 
         /** The size {@code wc} printed, or -1 where it printed anything else (then the jar is looked at again). */

@@ -70,7 +70,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      * login or a transfer.
      */
     @Override
-    public void prepare(String host) throws HostUnreachableException {
+    public void prepare(String host, int ranks) throws HostUnreachableException {
         if (command.remoteIsDefault()) {
             rankdClasspath.prefetch();
         }
@@ -99,7 +99,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         console.detail("connected to " + host + " as " + session.getUsername());
         String rankCommand;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
-            RemoteRankd.Prepared prepared = prepareRankd(host, session, sftp);
+            RemoteRankd.Prepared prepared = prepareRankd(host, ranks, session, sftp);
             stageJar(host, session, sftp, prepared == null ? -1 : prepared.jobJarSize());
             rankCommand = prepared == null ? null : prepared.command();
         }
@@ -124,16 +124,16 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * Null for {@code --rankd CMD} (used as given), else what the host has or gets staged to start ranks, found by the
-     * probe that also sizes the host's copy of the job jar.
+     * Null for {@code --rankd CMD} (used as given), else what the host has or gets staged to start its {@code ranks}
+     * ranks, found by the probe that also sizes the host's copy of the job jar and its memory.
      */
-    private RemoteRankd.Prepared prepareRankd(String host, ClientSession session, JarStager.Sftp sftp)
+    private RemoteRankd.Prepared prepareRankd(String host, int ranks, ClientSession session, JarStager.Sftp sftp)
             throws HostUnreachableException {
         if (!command.remoteIsDefault()) {
             return null;
         }
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, sftp, host, remoteJavaOrNull, rankdClasspath,
+                () -> RemoteRankd.prepare(session, sftp, host, ranks, remoteJavaOrNull, rankdClasspath,
                         JarStager.remotePath(jar), console));
     }
 

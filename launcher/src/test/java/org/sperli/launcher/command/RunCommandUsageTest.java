@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sperli.launcher.LauncherHarness.Run;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.exit.ExitCodes;
-import org.sperli.launcher.job.LocalMemory;
+import org.sperli.launcher.job.HostMemory;
 
 /** Bad command lines and bad input end with exit status 2, one line on stderr, no stack trace, nothing started. */
 class RunCommandUsageTest {
@@ -126,7 +126,7 @@ class RunCommandUsageTest {
     /** 4096 local ranks need 256 GiB at 64 MiB a rank JVM: refused before any key is made or rank started. */
     @Test
     void moreLocalRanksThanThisHostsMemoryCanHoldIsOneLineAndStatus2() throws IOException {
-        assumeTrue(LocalMemory.refusal(4096, LocalMemory.MEMINFO).isPresent(),
+        assumeTrue(HostMemory.localRefusal(4096, HostMemory.MEMINFO).isPresent(),
                 "this host has more than 256 GiB of memory and swap, or no /proc/meminfo");
         assertUsage(run("run", "-n", "4096", jar().toString()), "4096 local ranks need at least 256.0 GiB");
     }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,7 @@ class HostPreparationTest {
     private static RankStarter starter(Prepare body) {
         return new RankStarter() {
             @Override
-            public void prepare(String host) throws HostUnreachableException {
+            public void prepare(String host, int ranks) throws HostUnreachableException {
                 try {
                     body.run(host);
                 } catch (InterruptedException e) {
@@ -43,6 +45,38 @@ class HostPreparationTest {
         };
     }
 
+    /** {@code hosts} in their order, each to run one rank. */
+    private static Map<String, Integer> oneRankEach(String... hosts) {
+        Map<String, Integer> ranks = new LinkedHashMap<>();
+        for (String host : hosts) {
+            ranks.put(host, 1);
+        }
+        return ranks;
+    }
+
+    @Test
+    void eachHostIsPreparedForItsOwnNumberOfRanks() {
+        Map<String, Integer> seen = new ConcurrentHashMap<>();
+        RankStarter records = new RankStarter() {
+            @Override
+            public void prepare(String host, int ranks) {
+                seen.put(host, ranks);
+            }
+
+            @Override
+            public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine line) {
+                throw new AssertionError("preparing a host starts no rank");
+            }
+        };
+        Map<String, Integer> planned = new LinkedHashMap<>();
+        planned.put("a", 3);
+        planned.put("b", 1);
+        planned.put("c", 64);
+
+        assertEquals(Map.of(), HostPreparation.prepare(records, planned));
+        assertEquals(planned, seen);
+    }
+
     @Test
     void everyHostIsPreparedAtOnceNotOneAfterAnother() {
         // Each preparation waits until all three have begun: one after another, the first would wait in vain.
@@ -54,7 +88,7 @@ class HostPreparationTest {
             }
         });
 
-        assertEquals(Map.of(), HostPreparation.prepare(waitsForTheOthers, List.of("a", "b", "c")));
+        assertEquals(Map.of(), HostPreparation.prepare(waitsForTheOthers, oneRankEach("a", "b", "c")));
     }
 
     @Test
@@ -69,7 +103,8 @@ class HostPreparationTest {
             }
         });
 
-        Map<String, HostUnreachableException> lost = HostPreparation.prepare(bAndDAreDown, List.of("a", "b", "c", "d"));
+        Map<String, HostUnreachableException> lost =
+                HostPreparation.prepare(bAndDAreDown, oneRankEach("a", "b", "c", "d"));
 
         assertEquals(List.of("b", "d"), List.copyOf(lost.keySet()));
         assertTrue(lost.get("b").getMessage().contains("timed out"), lost.get("b").getMessage());
@@ -93,7 +128,7 @@ class HostPreparationTest {
 
         long started = System.nanoTime();
         LauncherException thrown = assertThrows(LauncherException.class,
-                () -> HostPreparation.prepare(aRefusesBHangs, List.of("a", "b")));
+                () -> HostPreparation.prepare(aRefusesBHangs, oneRankEach("a", "b")));
 
         assertSame(refusal, thrown);
         assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(BOUND_S), "waited for the hanging host");
@@ -109,6 +144,6 @@ class HostPreparationTest {
             }
         });
 
-        assertEquals(Set.of(), HostPreparation.prepare(here, List.of("only")).keySet());
+        assertEquals(Set.of(), HostPreparation.prepare(here, oneRankEach("only")).keySet());
     }
 }

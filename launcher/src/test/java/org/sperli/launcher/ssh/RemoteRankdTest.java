@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -108,5 +109,20 @@ class RemoteRankdTest {
         String line = RemoteRankd.Probe.parse("java java\n\u001b[31mred\u0007" + "x".repeat(500) + "\n")
                 .javaVersionLine();
         assertEquals("[31mred" + "x".repeat(193) + "...", line);
+    }
+
+    @Test
+    void theProbeReadsTheHostsAvailableMemoryAndFreeSwapWhereverTheyStand() {
+        String memory = "MemAvailable:    2000 kB\nSwapFree:         500 kB\n";
+        RemoteRankd.Probe staged = RemoteRankd.Probe.parse("sperli-size 77\n" + memory + "java java\n"
+                + "openjdk version \"17.0.15\" 2025-04-15\nab12  .cache/sperli/lib/ab12.jar\n");
+        assertEquals(OptionalLong.of(2500), staged.availableKib());
+        assertEquals(77, staged.jobJarSize());
+        assertEquals("openjdk version \"17.0.15\" 2025-04-15", staged.javaVersionLine());
+        assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), staged.sums());
+        RemoteRankd.Probe onPath = RemoteRankd.Probe.parse(memory + "rankd /usr/bin/sperli-rankd\n");
+        assertEquals(OptionalLong.of(2500), onPath.availableKib());
+        assertEquals("/usr/bin/sperli-rankd", onPath.rankdPath());
+        assertEquals(OptionalLong.empty(), RemoteRankd.Probe.parse("rankd /usr/bin/sperli-rankd\n").availableKib());
     }
 }

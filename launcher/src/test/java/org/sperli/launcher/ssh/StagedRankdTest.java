@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sperli.crypto.Sha256;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.job.HostMemory;
 import org.sperli.testing.Jdks;
 
 /**
@@ -144,6 +145,25 @@ class StagedRankdTest {
         assertTrue(run.err().contains("host localhost has no sperli-rankd on its PATH, and its Java cannot run ranks: "
                 + oldJava + " -version says 'openjdk version \"11.0.20\" 2023-07-18' (Java 17 or newer is needed"),
                 run.err());
+        assertNothingStaged();
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void aHostGivenMoreRanksThanItsMemoryCanHoldIsRefusedBeforeAnythingIsStagedOrStarted() throws Exception {
+        // The SSH host is this machine, so its /proc/meminfo decides, as the probe reads it there.
+        Assumptions.assumeTrue(HostMemory.localRefusal(4096, HostMemory.MEMINFO).isPresent(),
+                "skipped: this machine has more than 256 GiB of memory and swap, or no /proc/meminfo");
+
+        LauncherHarness.Run run = LauncherHarness.run(
+                LauncherHarness.environment(Map.of(RankdClasspath.VARIABLE, rankdJar.toString())),
+                "run", "--ssh", "--ssh-dir", sshDir.toString(), "--remote-java", javaOfThisJvm(), "-n", "4096",
+                "--hosts", "localhost/4096", jar.toString(), "ring");
+
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        assertTrue(run.err().contains("host localhost cannot hold its 4096 ranks: they need at least 256.0 GiB of"
+                + " memory (64 MiB a rank JVM), and it has "), run.err());
+        assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
         assertNothingStaged();
         LauncherHarness.assertNoProcessLeft();
     }
