@@ -1,8 +1,8 @@
 package org.sperli.runtime;
 
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.sperli.Checkpointable;

@@ -68,7 +68,12 @@ public final class HostMemory {
         try {
             long memory = field(meminfo, "MemAvailable:");
             long swap = field(meminfo, "SwapFree:");
-            return memory < 0 ? OptionalLong.empty() : OptionalLong.of(memory + Math.max(0, swap));
+            if (memory < 0) {
+                return OptionalLong.empty();
+            }
+            // Saturated: a host that prints absurd figures is taken to have plenty, never refused by an overflow.
+            long total = memory + Math.max(0, swap);
+            return OptionalLong.of(total < memory ? Long.MAX_VALUE : total);
         } catch (RuntimeException garbled) {
             return OptionalLong.empty();
         }

@@ -161,8 +161,8 @@ final class RemoteRankd {
      * What the host's login shell finds, in one remote command: the size of the job jar's cached copy (-1 where there
      * is none); {@code sperli-rankd}'s path when it is on the PATH; else the Java command that would run ranks, the
      * first line of its {@code -version} output (an error line when it is missing), the SHA-256 of each asked-for
-     * file already on the host, by path ({@link #NO_SUM} where the host has no {@code sha256sum}), and what it has
-     * for class-data archives.
+     * file already on the host, by path ({@link #NO_SUM} where the host has no {@code sha256sum}), what it has for
+     * class-data archives, and its available memory and free swap in kB (empty where it has no {@code /proc/meminfo}).
      */
     record Probe(long jobJarSize, OptionalLong availableKib, String rankdPath, String java, String javaVersionLine,
                  Map<String, String> sums, StagedArchive.Host archives, boolean hugePagesOnRequest) {

@@ -74,6 +74,8 @@ class HostMemoryTest {
         assertEquals(OptionalLong.empty(), HostMemory.availableKib("SwapFree: 100 kB\n"));
         assertEquals(OptionalLong.empty(), HostMemory.availableKib("MemAvailable: lots\n"));
         assertEquals(OptionalLong.of(100), HostMemory.availableKib("MemAvailable: 100 kB\n"));
+        assertEquals(OptionalLong.of(Long.MAX_VALUE), HostMemory.availableKib("MemAvailable: " + Long.MAX_VALUE
+                + " kB\nSwapFree: " + Long.MAX_VALUE + " kB\n"));
         assertEquals(Optional.empty(), HostMemory.remoteRefusal("node7", 4096, OptionalLong.empty()));
     }
 }
