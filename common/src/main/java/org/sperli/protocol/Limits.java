@@ -23,8 +23,15 @@ public final class Limits {
     public static final long MIN_SILENCE_MS = 2000;
     public static final long MAX_SILENCE_MS = 3_600_000;
     public static final long DEFAULT_SILENCE_MS = 5000;
-    /** A connection with nothing else to send sends a HEARTBEAT after this long. */
+    /** A connection with nothing else to send sends a HEARTBEAT after this long, at the least. */
     public static final long HEARTBEAT_INTERVAL_MS = 1000;
+    /** Heartbeat intervals in a silence limit: a longer limit waits longer between heartbeats, a fifth of it. */
+    public static final long HEARTBEATS_PER_SILENCE = 5;
+    /**
+     * The longest heartbeat interval, whatever the limit: a connection through a stateful firewall or NAT must not idle
+     * long enough to be forgotten there.
+     */
+    public static final long MAX_HEARTBEAT_INTERVAL_MS = 15_000;
     /**
      * How long a rank whose peer closed without BYE waits for an ABORT on its other connections before it ends the
      * job itself with H1613 (protocol 7.5): a rank that received the decider's ABORT closes at once, and its close
@@ -37,5 +44,14 @@ public final class Limits {
     public static final long FEATURE_V1_BASE = 1L;
 
     private Limits() {
+    }
+
+    /**
+     * Protocol 7.5: how long a connection with nothing else to send waits before its HEARTBEAT under the job's silence
+     * limit {@code silenceMs}: a fifth of the limit, at least {@value #HEARTBEAT_INTERVAL_MS} ms (so the default limit
+     * of 5000 ms gives the 1000 ms of version 1) and at most {@value #MAX_HEARTBEAT_INTERVAL_MS} ms.
+     */
+    public static long heartbeatIntervalMs(long silenceMs) {
+        return Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.max(HEARTBEAT_INTERVAL_MS, silenceMs / HEARTBEATS_PER_SILENCE));
     }
 }

@@ -8,15 +8,19 @@ import java.util.function.LongSupplier;
 
 /**
  * One timer for the heartbeats of all of a rank's connections (protocol 7.5: a connection sends HEARTBEAT when it has
- * sent nothing for 1000 ms). Every {@link #TICK_MS} it asks each connection's {@link LivenessHandler} to send one if
- * the connection has been idle that long, so a heartbeat leaves 1000 to 1250 ms after the connection's last send.
+ * sent nothing for the heartbeat interval, 1000 ms under the default silence limit). Every {@link #TICK_MS} it asks
+ * each connection's {@link LivenessHandler} to send one if the connection has been idle that long, so a heartbeat
+ * leaves up to a tick after the interval.
  *
  * <p>Why not a timer per connection (Netty's writer-idle events, as before): with 64 local ranks on 2 cores every
  * rank had 63 such timers, each firing at its own moment and each adding a listener to every write. Heartbeats are
  * dear there: a hello job on 64 local ranks took 149 s with them and 96 s with none at all (one pair of runs, JDK 17).
  * With this one timer the same job took 136 and 137 s against 146 and 149 s, 260 and 263 against 276 and 281 CPU-s
- * (two runs each): what remains is the heartbeats themselves, which the protocol requires. The ticks fall on the
- * same quarter seconds of the wall clock in every rank of a host, so a rank's heartbeats go out together.
+ * (two runs each): what remains is the heartbeats themselves. Those are fewer where the launcher lengthened the
+ * silence limit for many ranks per core ({@link org.sperli.protocol.Limits#heartbeatIntervalMs}): at 64 local ranks
+ * (limit 40 s, a heartbeat after 8 s) the job took 140 s and 265 CPU-s against 172 s and 327 CPU-s with heartbeats
+ * after 1 s (one pair, JDK 17). The ticks fall on the same quarter seconds of the wall clock in every rank of a
+ * host, so a rank's heartbeats go out together.
  *
  * <p>Everything here runs on the rank's event loop: the connections register and leave there, and the tick is one of
  * its scheduled tasks.

@@ -11,7 +11,7 @@ import org.sperli.protocol.Limits;
 
 /**
  * A connection's liveness, both ways. Sending: the time of its last write, and a HEARTBEAT when {@link Heartbeats}
- * finds it idle for {@link #HEARTBEAT_AFTER_NANOS}. Receiving: reader idle for the silence limit (the idle handler
+ * finds it idle for the heartbeat interval. Receiving: reader idle for the silence limit (the idle handler
  * before the decoder, so that every byte counts) means the peer is lost, unless reading is paused because this rank's
  * queues are full (then the silence is ours).
  *
@@ -19,9 +19,7 @@ import org.sperli.protocol.Limits;
  * pipeline's tail, behind this handler; the heartbeat itself starts below it and is counted here.
  */
 public final class LivenessHandler extends ChannelDuplexHandler {
-    /** Protocol 7.5: a connection sends HEARTBEAT when it has sent nothing for 1000 ms. */
-    static final long HEARTBEAT_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(Limits.HEARTBEAT_INTERVAL_MS);
-
+    private final long heartbeatAfterNanos;
     private final int peer;
     private final PeerEvents events;
     private final Supplier<OutboundFrame> heartbeat;
@@ -29,7 +27,13 @@ public final class LivenessHandler extends ChannelDuplexHandler {
     private ChannelHandlerContext ctx;
     private long lastWriteNanos;
 
-    public LivenessHandler(int peer, PeerEvents events, Supplier<OutboundFrame> heartbeat, Heartbeats heartbeats) {
+    /**
+     * The liveness of the connection to {@code peer} in a job whose silence limit is {@code silenceMs}: a heartbeat
+     * after {@link Limits#heartbeatIntervalMs} of it without a send (protocol 7.5).
+     */
+    public LivenessHandler(int peer, long silenceMs, PeerEvents events, Supplier<OutboundFrame> heartbeat,
+                           Heartbeats heartbeats) {
+        this.heartbeatAfterNanos = TimeUnit.MILLISECONDS.toNanos(Limits.heartbeatIntervalMs(silenceMs));
         this.peer = peer;
         this.events = events;
         this.heartbeat = heartbeat;
@@ -60,10 +64,10 @@ public final class LivenessHandler extends ChannelDuplexHandler {
         ctx.write(msg, promise);
     }
 
-    /** Sends a HEARTBEAT if nothing was written for {@link #HEARTBEAT_AFTER_NANOS}; on the event loop. */
+    /** Sends a HEARTBEAT if nothing was written for the heartbeat interval; on the event loop. */
     void beatIfIdle() {
         long now = now();
-        if (now - lastWriteNanos >= HEARTBEAT_AFTER_NANOS && ctx.channel().isActive()) {
+        if (now - lastWriteNanos >= heartbeatAfterNanos && ctx.channel().isActive()) {
             lastWriteNanos = now;
             ctx.writeAndFlush(heartbeat.get());
         }

@@ -110,7 +110,7 @@ public final class PeerPipeline {
         p.addLast("frame-encoder", FrameEncoder.INSTANCE);
         p.addLast("flow", flow);
         p.addLast("hello-gate", new HelloGate(peer, events));
-        p.addLast("liveness", new LivenessHandler(peer, events, heartbeat, heartbeats));
+        p.addLast("liveness", new LivenessHandler(peer, silenceMs, events, heartbeat, heartbeats));
         p.addLast("peer", new PeerHandler(peer, events));
         return new PeerChannel(ch, flow);
     }

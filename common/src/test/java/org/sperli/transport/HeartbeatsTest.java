@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.sperli.SperliException;
 import org.sperli.protocol.JobId;
+import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
 
 /**
- * Protocol 7.5, a connection sends HEARTBEAT when it has sent nothing for 1000 ms, as the rank's one heartbeat timer
- * does it: with frozen time, the timer's quarter-second ticks and a connection's writes decide when one goes out.
+ * Protocol 7.5, a connection sends HEARTBEAT when it has sent nothing for the heartbeat interval (1000 ms, or a fifth
+ * of a longer silence limit up to 15 s), as the rank's one heartbeat timer does it: with frozen time, the timer's quarter-second
+ * ticks and a connection's writes decide when one goes out.
  */
 class HeartbeatsTest {
     private static final JobId JOB = JobId.of(new byte[JobId.LENGTH]);
@@ -24,12 +26,16 @@ class HeartbeatsTest {
     private final EmbeddedChannel ch = new EmbeddedChannel();
 
     private EmbeddedChannel connection() {
+        return connection(Limits.DEFAULT_SILENCE_MS);
+    }
+
+    private EmbeddedChannel connection(long silenceMs) {
         ch.freezeTime();
         // The wall clock the ticks align to: the loop's time, from 0 when it froze.
         long frozeAt = ch.eventLoop().ticker().nanoTime();
         Heartbeats heartbeats = new Heartbeats(ch.eventLoop(),
                 () -> TimeUnit.NANOSECONDS.toMillis(ch.eventLoop().ticker().nanoTime() - frozeAt));
-        ch.pipeline().addLast(new LivenessHandler(1, new IgnoredEvents(), () -> OutboundFrame.of(
+        ch.pipeline().addLast(new LivenessHandler(1, silenceMs, new IgnoredEvents(), () -> OutboundFrame.of(
                 FrameHeader.of(FrameType.HEARTBEAT, 8, JOB, 0, 1, 1, 0, 0), new byte[8]), heartbeats));
         return ch;
     }
@@ -66,6 +72,27 @@ class HeartbeatsTest {
         assertNull(c.readOutbound(), "the last tick, at 1750 ms, came 850 ms after the write");
         advance(250);
         assertInstanceOf(OutboundFrame.class, c.readOutbound(), "1000 to 1250 ms after the last write");
+    }
+
+    @Test
+    void underALongerSilenceLimitAnIdleConnectionWaitsAFifthOfItBeforeItsHeartbeat() {
+        // 40 s: what the launcher chooses for 64 local ranks on 2 cores.
+        EmbeddedChannel c = connection(40_000);
+        advance(7750);
+        assertNull(c.readOutbound(), "no heartbeat within 7750 ms");
+        advance(250);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound(), "a heartbeat at 8000 ms");
+        assertNull(c.readOutbound());
+    }
+
+    @Test
+    void theHeartbeatIntervalIs1000MsUpToTheDefaultLimitThenAFifthOfTheLimitUpTo15S() {
+        assertEquals(1000, Limits.heartbeatIntervalMs(Limits.MIN_SILENCE_MS));
+        assertEquals(1000, Limits.heartbeatIntervalMs(Limits.DEFAULT_SILENCE_MS));
+        assertEquals(2000, Limits.heartbeatIntervalMs(10_000));
+        assertEquals(12_000, Limits.heartbeatIntervalMs(60_000));
+        assertEquals(15_000, Limits.heartbeatIntervalMs(75_000));
+        assertEquals(15_000, Limits.heartbeatIntervalMs(Limits.MAX_SILENCE_MS));
     }
 
     @Test
