@@ -36,8 +36,8 @@ public final class SilenceLimit {
         long factor = (localRanks + perCore - 1) / perCore;
         long ms = Math.min(MAX_AUTOMATIC_MS, Limits.DEFAULT_SILENCE_MS * factor);
         return new SilenceLimit(ms, "silence limit " + ms + " ms, not " + Limits.DEFAULT_SILENCE_MS + ": " + localRanks
-                + " local ranks on " + cores + " core" + (cores == 1 ? "" : "s") + " can wait seconds for the CPU"
-                + " (--silence-ms sets it)");
+                + " local ranks on " + cores + " core" + (cores == 1 ? "" : "s") + " can wait seconds for the CPU;"
+                + " heartbeats after " + Limits.heartbeatIntervalMs(ms) / 1000.0 + " s idle (--silence-ms sets it)");
     }
 
     public long ms() {
