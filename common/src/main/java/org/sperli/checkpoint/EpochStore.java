@@ -214,7 +214,8 @@ public final class EpochStore {
         }
     }
 
-    private static SperliException cannot(String what, IOException e) {
+    /** H1619 for a file operation that failed: "cannot " and {@code what}, and the failure in words. */
+    static SperliException cannot(String what, IOException e) {
         return new SperliException(ErrorCode.H1619, "cannot " + what + ": " + DurableFiles.reason(e), e);
     }
 }

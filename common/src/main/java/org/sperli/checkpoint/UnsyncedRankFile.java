@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.sperli.ErrorCode;
-import org.sperli.SperliException;
 
 /**
  * A rank file written in full under its temporary name and not yet durable: its bytes can already be read from
@@ -41,8 +39,7 @@ public final class UnsyncedRankFile {
             return new EpochStore.Written(target, fileSha256);
         } catch (IOException e) {
             discard();
-            throw new SperliException(ErrorCode.H1619, "cannot write " + target.getFileName() + ": "
-                    + DurableFiles.reason(e), e);
+            throw EpochStore.cannot("write " + target.getFileName(), e);
         }
     }
 
