@@ -99,7 +99,11 @@ public final class HostMemory {
         return -1;
     }
 
+    /** In GiB with one decimal, and below 1 GiB in whole MiB, where one decimal of GiB would hide the difference. */
     private static String gib(long kib) {
+        if (kib < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%d MiB", kib / 1024);
+        }
         return String.format(Locale.ROOT, "%.1f GiB", kib / (1024.0 * 1024.0));
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,8 @@ public final class JobSupervisor {
     public static final Duration KILL_WAIT = Duration.ofSeconds(5);
     /** How often the wait for ranks looks at a stop request. */
     private static final long POLL_MS = 100;
+    /** The name under which the local ranks are judged, whichever local name the host list gives them. */
+    private static final String LOCAL_HOST = "localhost";
 
     private final HostPlan plan;
     private final RefusedHostPolicy policy;
@@ -69,6 +72,8 @@ public final class JobSupervisor {
     private final InstantSource clock;
     private final IncarnationHistory history;
     private final Set<String> unreachable = new HashSet<>();
+    /** How many local ranks this host was judged for: the plan's, judged before the start, until ranks move here. */
+    private int localReadyFor;
     private volatile boolean stopRequested;
     private JobKit kit;
 
@@ -88,6 +93,7 @@ public final class JobSupervisor {
                          InstantSource clock, IncarnationHistory history) {
         this.plan = plan;
         this.kit = kit;
+        this.localReadyFor = plan.localRanks(forceSsh);
         this.policy = policy;
         this.restartMax = restartMax;
         this.forceSsh = forceSsh;
@@ -174,18 +180,20 @@ public final class JobSupervisor {
     }
 
     /**
-     * Connects every SSH host of the current host list, all at once, moving ranks off hosts that cannot be reached
-     * (and then connecting the hosts they moved to).
+     * Makes every host of the current host list ready for its ranks: the SSH hosts all at once, moving the ranks of
+     * hosts that cannot be reached to others, and then each host whose ranks grew by such moves once more, judged for
+     * its new number (a host that was ready included), until none has more ranks than it was made ready for. The
+     * local ranks are judged last, when moves made them more than the launcher judged before the start.
      */
     private void prepareHosts() {
-        Set<String> tried = new HashSet<>();
+        Map<String, Integer> readyFor = new HashMap<>();
         while (true) {
             Map<String, Integer> pending = remoteHosts();
-            pending.keySet().removeAll(tried);
+            pending.entrySet().removeIf(e -> e.getValue() <= readyFor.getOrDefault(e.getKey(), 0));
             if (pending.isEmpty()) {
-                return;
+                break;
             }
-            tried.addAll(pending.keySet());
+            readyFor.putAll(pending);
             for (Map.Entry<String, HostUnreachableException> lost
                     : HostPreparation.prepare(remote, pending).entrySet()) {
                 console.note(lost.getValue().getMessage());
@@ -193,6 +201,20 @@ public final class JobSupervisor {
                 moveRanksOff(lost.getKey(), lost.getValue());
             }
         }
+        int localRanks = localRanks();
+        if (localRanks > localReadyFor) {
+            try {
+                local.prepare(LOCAL_HOST, localRanks);
+            } catch (HostUnreachableException e) {
+                throw LauncherException.startFailed(e.getMessage(), e);
+            }
+            localReadyFor = localRanks;
+        }
+    }
+
+    /** How many ranks of the current host list run as local processes. */
+    private int localRanks() {
+        return (int) kit().hosts().stream().filter(e -> HostPlan.runsLocally(e.host(), forceSsh)).count();
     }
 
     /** The SSH hosts of the current host list, in its order, each with the number of ranks it runs. */

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.report.Console;
 
 /**
@@ -29,16 +30,37 @@ public final class LocalRanks implements RankStarter {
     private final Path denyFileOrNull;
     private final Map<String, String> environment;
     private final Console console;
+    /** Where this host's memory is read when ranks move here ({@link HostMemory#MEMINFO}, a file in tests). */
+    private final Path meminfo;
     private volatile boolean startedAny;
 
     public LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
                       Map<String, String> environment, Console console) {
+        this(command, jar, jobArgs, denyFileOrNull, environment, console, HostMemory.MEMINFO);
+    }
+
+    LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
+               Map<String, String> environment, Console console, Path meminfo) {
+        this.meminfo = meminfo;
         this.command = command;
         this.jar = jar;
         this.jobArgs = List.copyOf(jobArgs);
         this.denyFileOrNull = denyFileOrNull;
         this.environment = environment;
         this.console = console;
+    }
+
+    /**
+     * Judges this host for {@code ranks} local ranks of the rank daemon, as the launcher did before the start, now
+     * that ranks of a lost host moved here; {@code --rankd CMD} may start anything, and is not judged.
+     */
+    @Override
+    public void prepare(String host, int ranks) {
+        if (command.isRankDaemon()) {
+            HostMemory.localRefusal(ranks, meminfo).ifPresent(why -> {
+                throw LauncherException.startFailed(why, null);
+            });
+        }
     }
 
     @Override

@@ -155,6 +155,11 @@ public final class RankCommand {
      * the rank daemon staged, and its ranks another command ({@link #remoteLine(String, String, String, List)}).
      */
     public boolean remoteIsDefault() {
+        return isRankDaemon();
+    }
+
+    /** Whether ranks run the rank daemon's JVM (no {@code --rankd}), whose memory a host is judged for. */
+    public boolean isRankDaemon() {
         // Only the defaults carry the native library lookup of local ranks; --rankd CMD never does.
         return nativeCryptoOrNull != null;
     }

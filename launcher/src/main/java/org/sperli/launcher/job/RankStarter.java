@@ -8,8 +8,9 @@ import org.sperli.jobspec.JobDescription.HostEntry;
 public interface RankStarter {
     /**
      * Makes {@code host} ready before its {@code ranks} ranks start there (for SSH: connect, log in, check that it can
-     * hold them, stage the jar); does nothing for local ranks. Called before every incarnation; cheap when the host is
-     * still ready.
+     * hold them, stage the jar; for local ranks: check that this host can hold them, once ranks moved here). Called
+     * before every incarnation, and again with a larger {@code ranks} when ranks of a lost host moved to it; cheap
+     * when the host is still ready.
      *
      * @throws HostUnreachableException when the host cannot be reached: its ranks move to another host
      */

@@ -50,10 +50,11 @@ final class RemoteRankd {
     }
 
     /**
-     * What {@link #prepare} found and made: the command (before the rank's arguments) that starts a rank, and the size
-     * of the job jar's cached copy on the host, -1 where it has none.
+     * What {@link #prepare} found and made: the command (before the rank's arguments) that starts a rank, the size
+     * of the job jar's cached copy on the host (-1 where it has none), and the host's memory with its free swap in kB
+     * as the probe found it (empty where it printed none), by which the host is judged again when ranks move to it.
      */
-    record Prepared(String command, long jobJarSize) {
+    record Prepared(String command, long jobJarSize, OptionalLong availableKib) {
     }
 
     /**
@@ -86,7 +87,7 @@ final class RemoteRankd {
         });
         if (probe.rankdPath() != null) {
             console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
-            return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize());
+            return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize(), probe.availableKib());
         }
         OptionalInt feature = JavaVersion.feature(probe.javaVersionLine());
         if (feature.isEmpty() || feature.getAsInt() < JavaVersion.MINIMUM) {
@@ -122,7 +123,8 @@ final class RemoteRankd {
                 + String.join(" ", RankJvmDefaults.OPTIONS)
                 + (probe.hugePagesOnRequest() ? " " + RankJvmDefaults.HUGE_PAGES : "")
                 + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
-                + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN, probe.jobJarSize());
+                + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN, probe.jobJarSize(),
+                probe.availableKib());
     }
 
     /** The shell line that prints {@value #SIZE_WORD} and the size of {@code file} when it is on the host. */

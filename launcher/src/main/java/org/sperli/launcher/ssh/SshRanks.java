@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,7 @@ import org.apache.sshd.client.session.ClientSession;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.launcher.exit.LauncherException;
+import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.HostUnreachableException;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.RankCommand;
@@ -46,6 +48,12 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private final Map<String, ClientSession> sessions = new HashMap<>();
     /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
     private final Map<String, String> rankCommands = new HashMap<>();
+    /**
+     * Per host, its memory with its free swap in kB as its probe found it at login (empty when unknown or not judged):
+     * the first login's comes before any rank of the job ran there, so ranks of an earlier incarnation, which may still
+     * be ending while the next is prepared, do not count against it.
+     */
+    private final Map<String, OptionalLong> memory = new HashMap<>();
     private boolean closed;
 
     /**
@@ -81,6 +89,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
         if (session != null) {
             if (SshTransport.answers(session, PROBE_TIMEOUT)) {
+                judgeAgain(host, ranks);
                 return;
             }
             // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
@@ -98,8 +107,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         long loggedInNs = nanoClock.getAsLong();
         console.detail("connected to " + host + " as " + session.getUsername());
         String rankCommand;
+        RemoteRankd.Prepared prepared;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
-            RemoteRankd.Prepared prepared = prepareRankd(host, ranks, session, sftp);
+            prepared = prepareRankd(host, ranks, session, sftp);
             stageJar(host, session, sftp, prepared == null ? -1 : prepared.jobJarSize());
             rankCommand = prepared == null ? null : prepared.command();
         }
@@ -110,6 +120,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
                 return;
             }
             rankCommands.put(host, rankCommand);
+            memory.put(host, prepared == null ? OptionalLong.empty() : prepared.availableKib());
             sessions.put(host, session);
         }
         long readyNs = nanoClock.getAsLong();
@@ -117,6 +128,20 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         // login shell (its startup file runs before every command) or a copy.
         console.detail(host + " ready after " + seconds(readyNs - beganNs) + " s: login "
                 + seconds(loggedInNs - beganNs) + " s, probe and staging " + seconds(readyNs - loggedInNs) + " s");
+    }
+
+    /**
+     * A host that is ready already, judged for {@code ranks} (more than before when ranks moved to it from a host that
+     * was lost) by what its probe found at login, without another probe.
+     */
+    private void judgeAgain(String host, int ranks) {
+        OptionalLong availableKib;
+        synchronized (this) {
+            availableKib = memory.getOrDefault(host, OptionalLong.empty());
+        }
+        HostMemory.remoteRefusal(host, ranks, availableKib).ifPresent(why -> {
+            throw LauncherException.startFailed(why, null);
+        });
     }
 
     private static String seconds(long nanos) {

@@ -2,10 +2,13 @@ package org.sperli.launcher.ssh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sperli.crypto.Sha256;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostMemory;
+import org.sperli.launcher.job.JobJar;
+import org.sperli.launcher.job.RankCommand;
+import org.sperli.launcher.report.Console;
 import org.sperli.testing.Jdks;
 
 /**
@@ -165,6 +172,33 @@ class StagedRankdTest {
                 + " memory (64 MiB a rank JVM), and it has "), run.err());
         assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
         assertNothingStaged();
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void aReadyHostIsJudgedAgainForMoreRanksByWhatItsFirstProbeFoundWithoutAnotherLogin() throws Exception {
+        Assumptions.assumeTrue(HostMemory.localRefusal(4096, HostMemory.MEMINFO).isPresent(),
+                "skipped: this machine has more than 256 GiB of memory and swap, or no /proc/meminfo");
+        Map<String, String> env = Map.of(RankdClasspath.VARIABLE, rankdJar.toString());
+        StringWriter said = new StringWriter();
+        PrintWriter out = new PrintWriter(said, true);
+        Console console = new Console(out, out, false, false, true);
+
+        try (SshRanks ranks = new SshRanks(SshTransport.start(SshSettings.of(sshDir, false), console::detail),
+                RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
+                System::nanoTime)) {
+            ranks.prepare("localhost", 1);
+            // Ranks moved here from a lost host: the same session, judged again by the first probe's figure.
+            ranks.prepare("localhost", 2);
+            LauncherException refused = assertThrows(LauncherException.class,
+                    () -> ranks.prepare("localhost", 4096));
+
+            assertEquals(ExitCodes.START_FAILED, refused.exitCode());
+            assertTrue(refused.getMessage().startsWith("host localhost cannot hold its 4096 ranks: they need at"
+                    + " least 256.0 GiB of memory (64 MiB a rank JVM), and it has "), refused.getMessage());
+        }
+        assertEquals(1, said.toString().split("connected to localhost as ", -1).length - 1,
+                "one login and one probe: " + said);
         LauncherHarness.assertNoProcessLeft();
     }
 
