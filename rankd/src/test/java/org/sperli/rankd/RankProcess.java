@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.sperli.crypto.AccpLibrary;
 
 /**
  * One real {@code sperli-rankd} process, started with this test JVM's java and class path minus the test classes
@@ -22,8 +23,9 @@ import java.util.stream.Collectors;
  */
 final class RankProcess implements AutoCloseable {
     private static final List<String> JVM_OPTIONS = List.of(
-            // Short-lived ranks on two shared cores: start fast rather than peak.
-            "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx256m");
+            // Short-lived ranks on two shared cores: start fast rather than peak. Native access as every rank command
+            // gives it: without it JDK 22 and later print four warning lines when the native crypto loads.
+            "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx256m", AccpLibrary.NATIVE_ACCESS);
 
     final String name;
     final Process process;
