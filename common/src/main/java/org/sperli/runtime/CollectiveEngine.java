@@ -255,6 +255,8 @@ final class CollectiveEngine {
                     }
                 } else {
                     combine(acc, in.data(), type, op);
+                    // Read and folded: its array serves the next contribution of this length.
+                    in.recycleOnClose();
                 }
             }
         }

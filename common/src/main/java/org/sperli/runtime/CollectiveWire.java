@@ -40,25 +40,58 @@ final class CollectiveWire {
     /**
      * A checked frame and its data, valid until {@link #close} releases the frame. The data is read in place by the
      * runtime (writable when it is the frame's own array, so that a fold reads that array directly); a program's fold
-     * gets it read-only. {@code ownedOrNull} is that array when the decoder gathered the data apart from its header.
+     * gets it read-only. The frame's own data array is there when the decoder gathered the data apart from its header
+     * ({@link CollectiveParts}); {@link #recycleOnClose} gives it back for later frames.
      */
-    record Received(Frame frame, ByteBuffer data, byte[] ownedOrNull) implements AutoCloseable {
+    static final class Received implements AutoCloseable {
+        private final Frame frame;
+        private final ByteBuffer data;
+        private final CollectiveParts partsOrNull;
+        private boolean handedOut;
+        private boolean recycle;
+
+        private Received(Frame frame, ByteBuffer data, CollectiveParts partsOrNull) {
+            this.frame = frame;
+            this.data = data;
+            this.partsOrNull = partsOrNull;
+        }
+
+        ByteBuffer data() {
+            return data;
+        }
+
         /**
          * The data as an array for the caller to keep: the frame's own data array when there is one, handed over
          * without a copy, or else a copy (data under 64 KiB, which shares a buffer with other frames).
          */
         byte[] toArray() {
-            if (ownedOrNull != null) {
-                return ownedOrNull;
+            if (recycle) {
+                throw new IllegalStateException("the data array is being given back");
+            }
+            if (partsOrNull != null) {
+                handedOut = true;
+                return partsOrNull.data();
             }
             byte[] out = new byte[data.remaining()];
             data.duplicate().get(out);
             return out;
         }
 
+        /**
+         * Gives the frame's own data array back when this closes ({@link org.sperli.transport.RecycledArrays}),
+         * unless it was handed out: for a caller that only read the data and keeps no view of it, as the root's fold
+         * with Combine.
+         */
+        void recycleOnClose() {
+            recycle = !handedOut;
+        }
+
         @Override
         public void close() {
             frame.release();
+            if (recycle && partsOrNull != null) {
+                partsOrNull.recycle();
+            }
         }
     }
 
@@ -112,7 +145,7 @@ final class CollectiveWire {
             frame.release();
             throw mismatch(call, peer, fault);
         }
-        return parts != null ? new Received(frame, ByteBuffer.wrap(parts.data()), parts.data())
+        return parts != null ? new Received(frame, ByteBuffer.wrap(parts.data()), parts)
                 : new Received(frame, CollectiveHeader.data(payload), null);
     }
 

@@ -185,7 +185,8 @@ final class Mesh {
         AtomicLong heartbeats = new AtomicLong();
         PeerChannel channel = PeerPipeline.established(ch, peer, context, events, config.silenceMs(),
                 () -> OutboundFrame.of(frames.header(FrameType.HEARTBEAT, Heartbeat.LENGTH, peer, 0, 0),
-                        new Heartbeat(heartbeats.incrementAndGet()).toBytes()), connections.heartbeats());
+                        new Heartbeat(heartbeats.incrementAndGet()).toBytes()), connections.heartbeats(),
+                connections.recycledArrays());
         mailbox.attach(peer, channel.flow());
         links.put(peer, channel);
         byte[] hello = Hello.v1(config.ownToken()).toBytes();

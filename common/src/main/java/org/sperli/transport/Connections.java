@@ -45,6 +45,8 @@ public final class Connections implements AutoCloseable {
     private final DrivenLoop loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io");
     /** The one timer of every connection's heartbeats (see {@link Heartbeats}). */
     private final Heartbeats heartbeats = new Heartbeats(loop, System::currentTimeMillis);
+    /** The data arrays that large COLLECTIVE frames of every connection take and a fold gives back. */
+    private final RecycledArrays arrays = new RecycledArrays();
     private Channel server;
 
     /**
@@ -93,6 +95,11 @@ public final class Connections implements AutoCloseable {
     /** The heartbeats of these connections, which each connection joins when its frames begin. */
     public Heartbeats heartbeats() {
         return heartbeats;
+    }
+
+    /** The data arrays of large COLLECTIVE frames, shared by these connections (see {@link RecycledArrays}). */
+    public RecycledArrays recycledArrays() {
+        return arrays;
     }
 
     /** Stops listening and ends the event loop (bounded: a few seconds at most). */

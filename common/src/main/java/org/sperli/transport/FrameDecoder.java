@@ -30,14 +30,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     static final int GATHER_ABOVE_BYTES = 64 * 1024;
 
     private final ReceiverContext context;
+    private final RecycledArrays arrays;
     private FrameHeader pending;
     /** The payload being gathered for {@link #pending}, or null when it is sliced from the cumulation. */
     private ByteBuf gathering;
     private long discardRemaining;
     private boolean refused;
 
-    public FrameDecoder(ReceiverContext context) {
+    /** Frames for {@code context}; the data arrays of large COLLECTIVE payloads from {@code arrays}. */
+    public FrameDecoder(ReceiverContext context, RecycledArrays arrays) {
         this.context = context;
+        this.arrays = arrays;
     }
 
     @Override
@@ -88,7 +91,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                     // The length passed the 16 MiB check above, so this allocation is bounded.
                     int length = (int) pending.length();
                     gathering = pending.frameType() == FrameType.COLLECTIVE
-                            ? new CollectiveParts(length) : Unpooled.buffer(length, length);
+                            ? new CollectiveParts(length, arrays) : Unpooled.buffer(length, length);
                 }
             } else if (verdict instanceof HeaderVerdict.Drop drop) {
                 discardRemaining = drop.discardBytes();

@@ -99,14 +99,15 @@ public final class PeerPipeline {
      * runtime uses it. Called on the channel's event loop (from the handshake listener), so no frame passes before.
      */
     public static PeerChannel established(Channel ch, int peer, ReceiverContext context, PeerEvents events,
-                                          long silenceMs, Supplier<OutboundFrame> heartbeat, Heartbeats heartbeats) {
+                                          long silenceMs, Supplier<OutboundFrame> heartbeat, Heartbeats heartbeats,
+                                          RecycledArrays arrays) {
         FlowControl flow = new FlowControl();
         ChannelPipeline p = ch.pipeline();
         p.remove(SetupErrors.NAME);
         p.addLast("chunks", new ChunkedWriteHandler());
         // Before the decoder: every byte from the peer is life, a 16 MiB frame still arriving over a slow link too.
         p.addLast("idle", new IdleStateHandler(silenceMs, 0, 0, TimeUnit.MILLISECONDS));
-        p.addLast("frame-decoder", new FrameDecoder(context));
+        p.addLast("frame-decoder", new FrameDecoder(context, arrays));
         p.addLast("frame-encoder", FrameEncoder.INSTANCE);
         p.addLast("flow", flow);
         p.addLast("hello-gate", new HelloGate(peer, events));

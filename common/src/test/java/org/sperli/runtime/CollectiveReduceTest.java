@@ -160,6 +160,43 @@ class CollectiveReduceTest {
         return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array();
     }
 
+    /**
+     * The root gives the arrays of the contributions it folded back for later frames of their length
+     * ({@code RecycledArrays}); an array handed to a program (a result, a bcast's data) is never among them: after a run
+     * of calls whose roots rotate, every array any of them returned still holds what it held when returned.
+     */
+    @Test
+    void arraysHandedToTheProgramStayIntactWhileTheRootReusesTheArraysOfWhatItFolded() {
+        int length = 128 * 1024;
+        int calls = 12;
+        List<TestJob.Outcome<Integer>> out = new TestJob(4).run(LIMIT, rt -> {
+            List<byte[]> returned = new ArrayList<>();
+            List<byte[]> copies = new ArrayList<>();
+            for (int call = 0; call < calls; call++) {
+                List<byte[]> all = contributions(900 + call, rt.size(), length);
+                byte[] mine = all.get(rt.rank());
+                byte[] expected = fold(all, ElementType.I64, ReduceOp.SUM);
+                byte[] result = rt.allreduce(mine, ElementType.I64, ReduceOp.SUM);
+                assertArrayEquals(expected, result, "allreduce " + call);
+                int root = call % rt.size();
+                byte[] atRoot = rt.reduce(root, mine, ElementType.I64, ReduceOp.SUM);
+                byte[] sent = rt.bcast(root, root == rt.rank() ? mine : null);
+                for (byte[] kept : java.util.Arrays.asList(result, atRoot, sent)) {
+                    if (kept != null && kept != mine) {
+                        returned.add(kept);
+                        copies.add(kept.clone());
+                    }
+                }
+            }
+            for (int i = 0; i < returned.size(); i++) {
+                assertArrayEquals(copies.get(i), returned.get(i), "returned array " + i + " after the last call");
+            }
+            return returned.size();
+        });
+        // Every rank: 12 results; the root of each call also its reduce result, the others the bcast data.
+        out.forEach(o -> assertEquals(2 * calls, o.get()));
+    }
+
     /** Float sums of 8 ranks give the same bytes on every rank, in every call and in another job. */
     @Test
     void repeatedRunsGiveIdenticalBytesFloatSumsIncluded() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,7 +54,7 @@ class FrameDecoderTest {
 
     /** Feeds the stream in two pieces split at {@code at} and collects what the decoder emits. */
     private static List<Frame> decodeSplit(byte[] stream, int at) {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT, new RecycledArrays()));
         ch.writeInbound(Unpooled.wrappedBuffer(stream, 0, at));
         ch.writeInbound(Unpooled.wrappedBuffer(stream, at, stream.length - at));
         List<Frame> frames = new ArrayList<>();
@@ -122,6 +123,31 @@ class FrameDecoderTest {
     }
 
     @Test
+    void aLargeCollectivePayloadTakesADataArrayGivenBackAndOverwritesAllOfIt() {
+        RecycledArrays arrays = new RecycledArrays();
+        byte[] big = new byte[FrameDecoder.GATHER_ABOVE_BYTES + 1000];
+        new java.util.Random(9).nextBytes(big);
+        byte[] stale = new byte[big.length - CollectiveHeader.LENGTH];
+        Arrays.fill(stale, (byte) 0x5a);
+        arrays.give(stale);
+        byte[] stream = frame(FrameType.COLLECTIVE, 2, 0, big);
+
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT, arrays));
+        int at = FrameHeader.LENGTH + 10;
+        ch.writeInbound(Unpooled.wrappedBuffer(stream, 0, at));
+        ch.writeInbound(Unpooled.wrappedBuffer(stream, at, stream.length - at));
+        Frame f = ch.readInbound();
+
+        CollectiveParts parts = assertInstanceOf(CollectiveParts.class, f.payload());
+        assertSame(stale, parts.data(), "the array given back");
+        assertArrayEquals(Arrays.copyOfRange(big, CollectiveHeader.LENGTH, big.length), parts.data());
+        f.release();
+        parts.recycle();
+        assertEquals(stale.length, arrays.keptBytes());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void dropsOldIncarnationFrameAndKeepsTheConnectionUpWhereverSplit() {
         byte[] old = frame(1, 0x8000_0000L, new byte[300]);
         byte[] current = frame(2, 5, "kept".getBytes(StandardCharsets.US_ASCII));
@@ -136,7 +162,7 @@ class FrameDecoderTest {
 
     @Test
     void refusesLengthAboveMaximumAfterHeaderBeforeAnyPayloadByte() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT, new RecycledArrays()));
         byte[] header = new byte[FrameHeader.LENGTH];
         new FrameHeader(16_777_217L, 2, 0, 0, 0, JOB, 0, 1, 2, 0, 0).writeUnchecked(ByteBuffer.wrap(header), 0);
         DecoderException e = assertThrows(DecoderException.class,
@@ -150,7 +176,7 @@ class FrameDecoderTest {
 
     @Test
     void ignoresEverythingAfterARefusal() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(CONTEXT, new RecycledArrays()));
         byte[] future = frame(3, 0, new byte[4]);
         assertThrows(DecoderException.class, () -> ch.writeInbound(Unpooled.wrappedBuffer(future)));
         ch.writeInbound(Unpooled.wrappedBuffer(frame(2, 1, new byte[4])));
