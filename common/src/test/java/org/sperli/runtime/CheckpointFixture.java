@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -117,6 +119,33 @@ final class CheckpointFixture {
             if (rt.rank() == rank && s == step && e == epoch) {
                 rt.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "test: rank " + rank + " crashes at " + step
                         + " of epoch " + epoch, null);
+                throw new SperliException(ErrorCode.H1613, "test crash at " + step);
+            }
+        });
+    }
+
+    /**
+     * As {@link #crashAt}, and the crashing rank's file is made durable only after the crash: its {@code BEFORE_ACK}
+     * waits (at most {@code boundMs}) until {@code step} has crashed, so that no CKPT_ACK of it can leave first. For a
+     * step that may come before or after the ACK (the first chunk of a copy that starts beside the fsync), this makes
+     * the order the test means certain instead of the machine's.
+     */
+    static void crashAtBeforeItsAck(RankRuntime rt, int rank, CheckpointDriver.Step step, long epoch, long boundMs) {
+        CountDownLatch crashed = new CountDownLatch(1);
+        rt.checkpoints().hooks((s, e) -> {
+            if (rt.rank() != rank || e != epoch) {
+                return;
+            }
+            if (s == CheckpointDriver.Step.BEFORE_ACK) {
+                try {
+                    crashed.await(boundMs, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            } else if (s == step) {
+                rt.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "test: rank " + rank + " crashes at " + step
+                        + " of epoch " + epoch, null);
+                crashed.countDown();
                 throw new SperliException(ErrorCode.H1613, "test crash at " + step);
             }
         });
