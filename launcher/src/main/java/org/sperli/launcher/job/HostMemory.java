@@ -26,6 +26,10 @@ import java.util.OptionalLong;
 public final class HostMemory {
     /** Where Linux tells the memory it has. */
     public static final Path MEMINFO = Path.of("/proc/meminfo");
+    /** The line of {@link #MEMINFO} with the memory available now, in kB. */
+    public static final String MEM_AVAILABLE = "MemAvailable:";
+    /** The line of {@link #MEMINFO} with the free swap, in kB. */
+    public static final String SWAP_FREE = "SwapFree:";
     /** The least memory a rank is counted with. */
     static final long RANK_MIB = 64;
 
@@ -66,8 +70,8 @@ public final class HostMemory {
      */
     public static OptionalLong availableKib(String meminfo) {
         try {
-            long memory = field(meminfo, "MemAvailable:");
-            long swap = field(meminfo, "SwapFree:");
+            long memory = field(meminfo, MEM_AVAILABLE);
+            long swap = field(meminfo, SWAP_FREE);
             if (memory < 0) {
                 return OptionalLong.empty();
             }

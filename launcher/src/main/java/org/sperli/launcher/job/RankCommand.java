@@ -151,14 +151,10 @@ public final class RankCommand {
     }
 
     /**
-     * Whether SSH ranks run the default {@value #REMOTE_DEFAULT} (no {@code --rankd}): then a host without it gets
-     * the rank daemon staged, and its ranks another command ({@link #remoteLine(String, String, String, List)}).
+     * Whether ranks run the rank daemon, a JVM, with the defaults (no {@code --rankd}): then a host is judged for the
+     * memory of its ranks, and an SSH host without {@value #REMOTE_DEFAULT} gets the rank daemon staged, its ranks
+     * another command ({@link #remoteLine(String, String, String, List)}).
      */
-    public boolean remoteIsDefault() {
-        return isRankDaemon();
-    }
-
-    /** Whether ranks run the rank daemon's JVM (no {@code --rankd}), whose memory a host is judged for. */
     public boolean isRankDaemon() {
         // Only the defaults carry the native library lookup of local ranks; --rankd CMD never does.
         return nativeCryptoOrNull != null;

@@ -170,11 +170,9 @@ final class RemoteRankd {
                  Map<String, String> sums, StagedArchive.Host archives, boolean hugePagesOnRequest) {
         /** The first word of the probe's line with the kernel's mode of transparent huge pages. */
         static final String HUGE_PAGES_WORD = "sperli-thp";
-        private static final String MEM_AVAILABLE = "MemAvailable:";
-        private static final String SWAP_FREE = "SwapFree:";
         /** Prints the two lines of {@code /proc/meminfo} that {@link HostMemory} reads; nothing where there is none. */
-        private static final String MEMORY_SCRIPT = "grep -E '^(" + MEM_AVAILABLE + "|" + SWAP_FREE + ")' "
-                + HostMemory.MEMINFO + " 2>/dev/null; ";
+        private static final String MEMORY_SCRIPT = "grep -E '^(" + HostMemory.MEM_AVAILABLE + "|"
+                + HostMemory.SWAP_FREE + ")' " + HostMemory.MEMINFO + " 2>/dev/null; ";
 
         static Probe run(ClientSession session, String remoteJavaOrNull, String jobJarPath, List<String> cached)
                 throws IOException {
@@ -190,7 +188,8 @@ final class RemoteRankd {
         static Probe parse(String out) {
             StringBuilder meminfo = new StringBuilder();
             String[] lines = Arrays.stream(out.split("\n")).filter(line -> {
-                boolean memory = line.startsWith(MEM_AVAILABLE) || line.startsWith(SWAP_FREE);
+                boolean memory = line.startsWith(HostMemory.MEM_AVAILABLE)
+                        || line.startsWith(HostMemory.SWAP_FREE);
                 if (memory) {
                     meminfo.append(line).append('\n');
                 }

@@ -79,7 +79,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      */
     @Override
     public void prepare(String host, int ranks) throws HostUnreachableException {
-        if (command.remoteIsDefault()) {
+        if (command.isRankDaemon()) {
             rankdClasspath.prefetch();
         }
         long beganNs = nanoClock.getAsLong();
@@ -154,7 +154,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      */
     private RemoteRankd.Prepared prepareRankd(String host, int ranks, ClientSession session, JarStager.Sftp sftp)
             throws HostUnreachableException {
-        if (!command.remoteIsDefault()) {
+        if (!command.isRankDaemon()) {
             return null;
         }
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
