@@ -217,7 +217,8 @@ final class Mailbox {
      * Throws the job's failure, or H1613 when the source left first.
      */
     boolean awaitMatch(RecvRequest request, long timeoutNs) {
-        long deadline = System.nanoTime() + timeoutNs;
+        long began = System.nanoTime();
+        long deadline = began + timeoutNs;
         boolean interrupted = false;
         lock.lock();
         try {
@@ -231,7 +232,7 @@ final class Mailbox {
                 if (timeoutNs >= 0 && left <= 0) {
                     return false;
                 }
-                interrupted |= pause(left);
+                interrupted |= pause(left, began);
                 if (interrupted && timeoutNs >= 0) {
                     // a wait with a bound ends at an interrupt; one without keeps waiting, the interrupt kept
                     throw new SperliException(ErrorCode.H1612, "interrupted while waiting for rank " + request.source);
@@ -267,7 +268,8 @@ final class Mailbox {
 
     /** As {@link #await(int, Kind)}, but returns null once {@code timeoutNs} passed (negative: no bound). */
     Frame await(int peer, Kind kind, long timeoutNs) {
-        long deadline = System.nanoTime() + timeoutNs;
+        long began = System.nanoTime();
+        long deadline = began + timeoutNs;
         boolean interrupted = false;
         lock.lock();
         try {
@@ -291,7 +293,7 @@ final class Mailbox {
                     if (timeoutNs >= 0 && left <= 0) {
                         return null;
                     }
-                    interrupted |= pause(left);
+                    interrupted |= pause(left, began);
                 } finally {
                     box.waiters--;
                     updateWanted(box);
@@ -345,16 +347,16 @@ final class Mailbox {
 
     /**
      * Waits for a change, up to {@code ns} (negative: until one comes), running the connections meanwhile where this
-     * thread can; returns whether an interrupt came, which the caller sets again once it stops waiting (set at once,
-     * every later wait would return at once and the loop would spin). Called and returns under the lock, which it lets
-     * go while it waits.
+     * thread can, in a wait that {@code began} then (see {@link Progress#drive}); returns whether an interrupt came,
+     * which the caller sets again once it stops waiting (set at once, every later wait would return at once and the
+     * loop would spin). Called and returns under the lock, which it lets go while it waits.
      */
-    private boolean pause(long ns) {
+    private boolean pause(long ns, long began) {
         int seen = changes;
         boolean drove;
         lock.unlock();
         try {
-            drove = progress.drive(ns < 0 ? Progress.LONGEST_DRIVE_NS : ns, () -> changes != seen);
+            drove = progress.drive(ns < 0 ? Progress.LONGEST_DRIVE_NS : ns, began, () -> changes != seen);
         } finally {
             lock.lock();
         }

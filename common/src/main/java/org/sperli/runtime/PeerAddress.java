@@ -1,7 +1,22 @@
 package org.sperli.runtime;
 
+import java.util.Locale;
+
 /** Where a rank listens: its host-list entry. */
 public record PeerAddress(String host, int port) {
+    /**
+     * Whether the two entries name one machine, as far as their names tell without asking a resolver: the same name
+     * (case aside), or both loopback (localhost, 127.0.0.0/8, ::1), which the tests and single-machine jobs mix.
+     */
+    public boolean sameMachineAs(PeerAddress other) {
+        return host.equalsIgnoreCase(other.host) || isLoopback(host) && isLoopback(other.host);
+    }
+
+    private static boolean isLoopback(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+    }
+
     @Override
     public String toString() {
         return host + ":" + port;

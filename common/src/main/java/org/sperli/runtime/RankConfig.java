@@ -72,6 +72,12 @@ public record RankConfig(
         return hosts.get(rank).port();
     }
 
+    /** How many ranks of the job, this one included, the host list puts on this rank's machine. */
+    public int ranksOnOwnMachine() {
+        PeerAddress own = hosts.get(rank);
+        return (int) hosts.stream().filter(own::sameMachineAs).count();
+    }
+
     /** Verifies a peer's join token. */
     @FunctionalInterface
     public interface TokenVerifier {

@@ -18,6 +18,7 @@ import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Connections;
 import org.sperli.transport.Progress;
+import org.sperli.transport.WaitSpin;
 
 /**
  * One rank's running job, as its program sees it: the {@link Communicator} over the parts that do the work.
@@ -45,7 +46,8 @@ public final class RankRuntime implements Communicator, AutoCloseable {
     private RankRuntime(RankConfig config) {
         this.config = config;
         this.links = new Links(config.size(), config.rank());
-        this.connections = config.size() == 1 ? null : new Connections();
+        this.connections = config.size() == 1 ? null : new Connections(
+                WaitSpin.nanosFor(config.ranksOnOwnMachine(), Runtime.getRuntime().availableProcessors()));
         Progress progress = connections == null ? Progress.NONE : connections.progress();
         this.mailbox = new Mailbox(config.size(), config.rank(), fate, progress);
         fate.whenEnded(mailbox::wakeAll);

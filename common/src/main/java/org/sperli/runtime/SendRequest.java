@@ -61,13 +61,14 @@ final class SendRequest extends CountedRequest<Void> {
      * payload go out as the socket takes them); false when {@code timeoutNs} (negative: no bound) passed first.
      */
     private boolean awaitDone(long timeoutNs) {
-        long deadline = System.nanoTime() + timeoutNs;
+        long began = System.nanoTime();
+        long deadline = began + timeoutNs;
         while (!future.isDone()) {
             long left = timeoutNs < 0 ? Progress.LONGEST_DRIVE_NS : deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
             }
-            if (!progress.drive(left, future::isDone)) {
+            if (!progress.drive(left, began, future::isDone)) {
                 return timeoutNs < 0 ? future.awaitUninterruptibly().isDone()
                         : future.awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
             }

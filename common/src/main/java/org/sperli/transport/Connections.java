@@ -42,12 +42,18 @@ public final class Connections implements AutoCloseable {
             option(ChannelOption.AUTO_CLOSE), false);
 
     /** One loop for every connection of the rank, run by the threads that wait on it (see {@link DrivenLoop}). */
-    private final DrivenLoop loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io");
+    private final DrivenLoop loop;
     /** The one timer of every connection's heartbeats (see {@link Heartbeats}). */
-    private final Heartbeats heartbeats = new Heartbeats(loop, System::currentTimeMillis);
+    private final Heartbeats heartbeats;
     /** The data arrays that large COLLECTIVE frames of every connection take and a fold gives back. */
     private final RecycledArrays arrays = new RecycledArrays();
     private Channel server;
+
+    /** Connections whose waiting threads poll for {@code spinNanos} before they sleep (see {@link WaitSpin}). */
+    public Connections(long spinNanos) {
+        this.loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io", spinNanos);
+        this.heartbeats = new Heartbeats(loop, System::currentTimeMillis);
+    }
 
     /**
      * Listens at {@code port} on the wildcard IPv4 address; every accepted connection gets {@code init}. Returns null,

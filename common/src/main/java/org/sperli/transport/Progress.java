@@ -10,7 +10,7 @@ public interface Progress {
     /** No connections (a job of one rank): nothing to run, every wait is the caller's own. */
     Progress NONE = new Progress() {
         @Override
-        public boolean drive(long maxNanos, BooleanSupplier changed) {
+        public boolean drive(long maxNanos, long waitBegan, BooleanSupplier changed) {
             return false;
         }
 
@@ -22,10 +22,13 @@ public interface Progress {
 
     /**
      * Runs the connections once in the calling thread, waiting up to {@code maxNanos} for something to happen unless
-     * {@code changed} already says the caller's wait is over. Returns false, without running anything, where the
-     * caller must wait in its own way (no loop, the loop has ended, or the caller is the loop).
+     * {@code changed} already says the caller's wait is over. {@code waitBegan} is {@link System#nanoTime()} when the
+     * caller's wait began, which calls this in a loop: a loop may poll before it sleeps, but only early in a wait, so
+     * that threads that wait long (or several at once, each ending the other's pass) sleep. Returns false, without
+     * running anything, where the caller must wait in its own way (no loop, the loop has ended, or the caller is the
+     * loop).
      */
-    boolean drive(long maxNanos, BooleanSupplier changed);
+    boolean drive(long maxNanos, long waitBegan, BooleanSupplier changed);
 
     /** Ends the wait of a thread in {@link #drive}: something it waits for changed outside the loop. */
     void wakeup();

@@ -2,12 +2,20 @@ package org.sperli.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.sperli.ErrorCode;
 import org.sperli.Request;
@@ -58,6 +66,59 @@ class PointToPointTest {
             return (early == null) + " " + openAfterTheBound + " " + late;
         });
         assertEquals("true true late", out.get(0).get());
+    }
+
+    /**
+     * Waiting threads sleep: a wait polls only in its first 50 us (where ranks have cores of their own), and two
+     * threads that wait at once, each ending the other's pass, must not keep each other polling. Polling for the
+     * whole second costs a second of CPU; a sleeping wait costs a few milliseconds.
+     */
+    @Test
+    void threadsThatWaitASecondForMessagesUseLittleCpuForIt() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isCurrentThreadCpuTimeSupported(), "this JVM measures no thread CPU time");
+        List<TestJob.Outcome<Long>> out = new TestJob(2).run(LIMIT, rt -> {
+            if (rt.rank() == 1) {
+                rt.recv(0, 9);
+                sleep(1000);
+                rt.send(0, 1, new byte[8]);
+                rt.send(0, 2, new byte[8]);
+                return 0L;
+            }
+            List<CompletableFuture<Long>> waiters = new ArrayList<>();
+            CountDownLatch waiting = new CountDownLatch(2);
+            for (int tag = 1; tag <= 2; tag++) {
+                int t = tag;
+                waiters.add(CompletableFuture.supplyAsync(() -> {
+                    long before = threads.getCurrentThreadCpuTime();
+                    waiting.countDown();
+                    rt.recv(1, t);
+                    return threads.getCurrentThreadCpuTime() - before;
+                }));
+            }
+            awaitLatch(waiting);
+            rt.send(1, 9, new byte[0]);
+            return waiters.stream().mapToLong(CompletableFuture::join).sum();
+        });
+        long cpuNs = out.get(0).get();
+        assertTrue(cpuNs < TimeUnit.MILLISECONDS.toNanos(300), "two waiting threads used " + cpuNs / 1_000_000
+                + " ms of CPU in a wait of a second");
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(LIMIT.toSeconds(), TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

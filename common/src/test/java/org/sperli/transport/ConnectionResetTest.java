@@ -35,7 +35,7 @@ class ConnectionResetTest {
     void aFailedWriteStillDeliversWhatThePeerSentBeforeItsReset() throws Exception {
         CompletableFuture<Channel> accepted = new CompletableFuture<>();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        try (Connections connections = new Connections()) {
+        try (Connections connections = new Connections(0)) {
             int port = freePort();
             assertNull(connections.listen(port, collecting(accepted, received)));
             try (Socket peer = new Socket("127.0.0.1", port)) {

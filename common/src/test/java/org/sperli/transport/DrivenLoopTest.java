@@ -49,7 +49,7 @@ class DrivenLoopTest {
 
     @BeforeEach
     void connect() throws Exception {
-        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io"));
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", 0));
     }
 
     private void connectOn(DrivenLoop newLoop) throws Exception {
@@ -88,12 +88,13 @@ class DrivenLoopTest {
         // for more than the usual 5 ms between its write and its drive, and the keeper would then read (as it should).
         close();
         connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
-                TimeUnit.MINUTES.toNanos(1)));
+                TimeUnit.MINUTES.toNanos(1), 0));
         waitUntilTheKeeperLetsGo();
         assertTrue(asDriver(() -> client.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}))).isDone());
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
         while (read.getCount() > 0 && System.nanoTime() < end) {
-            assertTrue(loop.drive(TimeUnit.MILLISECONDS.toNanos(100), () -> read.getCount() == 0));
+            assertTrue(loop.drive(TimeUnit.MILLISECONDS.toNanos(100), System.nanoTime(),
+                    () -> read.getCount() == 0));
         }
         assertSame(Thread.currentThread(), readOn.get());
     }
@@ -115,7 +116,7 @@ class DrivenLoopTest {
         // Nothing arrives and nothing changes: only the interrupt can end this drive before its bound.
         long end = t0 + TimeUnit.SECONDS.toNanos(BOUND_S);
         while (!Thread.currentThread().isInterrupted() && System.nanoTime() < end) {
-            assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), () -> false));
+            assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), System.nanoTime(), () -> false));
         }
         boolean kept = Thread.interrupted();
         interrupter.join(TimeUnit.SECONDS.toMillis(BOUND_S));
@@ -146,13 +147,13 @@ class DrivenLoopTest {
         // The keeper's selects last a minute here: only the wake-up of a thread that wants the loop ends them.
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(BOUND_S, TimeUnit.SECONDS);
         loop = new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MINUTES.toNanos(1),
-                DrivenLoop.TAKEOVER_NANOS);
+                DrivenLoop.TAKEOVER_NANOS, 0);
         assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S * 2), () -> {
             for (int i = 0; i < 5; i++) {
                 CompletableFuture<Void> ran = new CompletableFuture<>();
                 loop.execute(() -> ran.complete(null));
                 ran.get(BOUND_S, TimeUnit.SECONDS);
-                assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), () -> true));
+                assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), System.nanoTime(), () -> true));
             }
         });
     }
@@ -163,7 +164,7 @@ class DrivenLoopTest {
         assertTrue(loop.isTerminated());
         assertFalse(client.isOpen());
         assertFalse(server.isOpen());
-        assertFalse(loop.drive(1, () -> false));
+        assertFalse(loop.drive(1, System.nanoTime(), () -> false));
         assertNull(loop.callAsDriver(() -> "ran"));
     }
 
@@ -180,7 +181,7 @@ class DrivenLoopTest {
         AtomicBoolean writing = new AtomicBoolean(true);
         Thread other = new Thread(() -> {
             while (writing.get()) {
-                loop.drive(1000, () -> false);
+                loop.drive(1000, System.nanoTime(), () -> false);
             }
         }, "other-driver");
         other.start();
@@ -223,7 +224,7 @@ class DrivenLoopTest {
         long before = voluntarySwitches(keeper);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
-            loop.drive(end - now, () -> false);
+            loop.drive(end - now, System.nanoTime(), () -> false);
         }
         long woke = voluntarySwitches(keeper) - before;
         // Every 5 ms would be about 200; sleeps doubling up to 40 ms are under 30.
@@ -259,8 +260,90 @@ class DrivenLoopTest {
     }
 
     /** The keeper drove the connection's setup; it gives the loop up when a thread wants it, which drive() does. */
+    @Test
+    void aThreadThatPollsReadsWhatArrivesAndStopsPollingWhenItsWaitIsOver() throws Exception {
+        // A spin of a minute: only the arrival can end this drive within the bound.
+        useSpinningLoop();
+        Thread writer = new Thread(() -> {
+            sleepMs(50);
+            client.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}));
+        });
+        writer.start();
+        Thread poller = assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
+            assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> read.getCount() == 0));
+            return Thread.currentThread();
+        });
+        writer.join();
+        assertEquals(0, read.getCount());
+        assertSame(poller, readOn.get());
+    }
+
+    @Test
+    void aThreadThatPollsGivesTheLoopToAThreadThatWantsIt() throws Exception {
+        useSpinningLoop();
+        CompletableFuture<Boolean> poller = CompletableFuture.supplyAsync(
+                () -> loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> false));
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+        while (loop.inEventLoop(null) && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        assertFalse(loop.inEventLoop(null), "the poller drives");
+        assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
+            assertTrue(loop.drive(TimeUnit.SECONDS.toNanos(BOUND_S), System.nanoTime(), () -> true));
+            assertTrue(poller.get());
+        });
+    }
+
+    @Test
+    void aThreadInterruptedWhileItPollsReturnsWithItsInterruptKept() throws Exception {
+        useSpinningLoop();
+        CompletableFuture<Thread> poller = new CompletableFuture<>();
+        Thread interrupter = new Thread(() -> {
+            try {
+                Thread target = poller.get(BOUND_S, TimeUnit.SECONDS);
+                sleepMs(50);
+                target.interrupt();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        interrupter.start();
+        assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
+            poller.complete(Thread.currentThread());
+            assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> false));
+            assertTrue(Thread.interrupted());
+        });
+        interrupter.join();
+    }
+
+    @Test
+    void aWaitPollsOnlyInTheSpinAfterItBeganNotAtEachPass() throws Exception {
+        // Two threads that wait at once end each other's passes: a spin counted from each pass would never sleep.
+        useSpinningLoop();
+        long began = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
+        assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
+            assertTrue(loop.drive(TimeUnit.MILLISECONDS.toNanos(100), began, () -> false));
+        });
+    }
+
+    /** A loop whose waiting threads poll for a minute before they sleep: only the spin's exits end a drive. */
+    private void useSpinningLoop() throws Exception {
+        close();
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
+                TimeUnit.MINUTES.toNanos(1), TimeUnit.MINUTES.toNanos(1)));
+        waitUntilTheKeeperLetsGo();
+    }
+
+    private static void sleepMs(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void waitUntilTheKeeperLetsGo() {
-        assertTrue(loop.drive(1, () -> true));
+        assertTrue(loop.drive(1, System.nanoTime(), () -> true));
     }
 
     /**
