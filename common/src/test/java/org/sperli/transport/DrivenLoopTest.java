@@ -259,7 +259,6 @@ class DrivenLoopTest {
         throw new AssertionError("no voluntary_ctxt_switches in " + task + "/status");
     }
 
-    /** The keeper drove the connection's setup; it gives the loop up when a thread wants it, which drive() does. */
     @Test
     void aThreadThatPollsReadsWhatArrivesAndStopsPollingWhenItsWaitIsOver() throws Exception {
         // A spin of a minute: only the arrival can end this drive within the bound.
@@ -342,6 +341,7 @@ class DrivenLoopTest {
         }
     }
 
+    /** The keeper drove the connection's setup; it gives the loop up when a thread wants it, which drive() does. */
     private void waitUntilTheKeeperLetsGo() {
         assertTrue(loop.drive(1, System.nanoTime(), () -> true));
     }
