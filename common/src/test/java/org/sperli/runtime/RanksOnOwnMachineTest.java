@@ -23,6 +23,7 @@ class RanksOnOwnMachineTest {
         }
         assertFalse(localhost.sameMachineAs(new PeerAddress("128.0.0.1", 2)));
         assertFalse(localhost.sameMachineAs(new PeerAddress("localhost.example", 2)));
+        assertFalse(localhost.sameMachineAs(new PeerAddress("127.example", 2)));
     }
 
     @Test
