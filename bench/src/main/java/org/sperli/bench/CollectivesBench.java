@@ -164,7 +164,7 @@ public final class CollectivesBench {
     }
 
     /** Values in [-1, 1): sums of a few ranks stay finite and the fold does real float work. */
-    private static byte[] f64(int bytes, int rank) {
+    static byte[] f64(int bytes, int rank) {
         ByteBuffer le = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
         SplittableRandom random = new SplittableRandom(rank);
         while (le.hasRemaining()) {

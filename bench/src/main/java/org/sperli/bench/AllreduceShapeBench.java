@@ -1,0 +1,145 @@
+package org.sperli.bench;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BiFunction;
+import org.sperli.Communicator;
+import org.sperli.ElementType;
+import org.sperli.ReduceOp;
+import org.sperli.crypto.CryptoEngine;
+
+/**
+ * Where the CPU of an allreduce goes, rank by rank: the star that protocol section 7.4 prescribes against the
+ * {@link MeshAllreduceSketch}, which spreads the same work over every rank: {@code scripts/bench allreduceshape
+ * [rounds]}. Every rank is a thread of this JVM (an {@link InProcessJob}), each measuring its own thread's CPU over
+ * the timed calls; rank 0 also measures the wall time and the CPU of the whole process.
+ *
+ * <p>Why: on a machine with fewer cores than ranks the wall time of a call follows the CPU of all ranks together, and
+ * on a machine with a core per rank it follows the CPU of the busiest rank, which has to do its part alone. The
+ * first is what {@code scripts/bench collectives} measures on this project's 2-core machine; this benchmark shows
+ * the second, and that it is set by the protocol's shape, not by the machine: the star's root sends and receives
+ * every byte of the call. The result of the sketch is checked against the star's, bit for bit, before any timing.
+ *
+ * <p>A rank's thread does its own TLS and its share of the kernel's loopback work (the receive of a loopback write
+ * is processed in the writer's system call); what the thread columns leave out (JIT, GC, the connections' keeper
+ * threads) is in the process column.
+ */
+public final class AllreduceShapeBench {
+    private static final int DATA_BYTES = 1 << 20;
+    private static final int CALLS = 10;
+    private static final int DEFAULT_ROUNDS = 9;
+    private static final long WARM_UP_NS = 6_000_000_000L;
+    private static final long LONGEST_WARM_UP_NS = 60_000_000_000L;
+    private static final Duration LIMIT = Duration.ofSeconds(300);
+    private static final List<Integer> RANKS = List.of(4, 8);
+
+    /** One allreduce of this shape. */
+    private enum Shape {
+        STAR((comm, data) -> comm.allreduce(data, ElementType.F64, ReduceOp.SUM)),
+        MESH((comm, data) -> MeshAllreduceSketch.allreduce(comm, data, ElementType.F64, ReduceOp.SUM));
+
+        private final BiFunction<Communicator, byte[], byte[]> call;
+
+        Shape(BiFunction<Communicator, byte[], byte[]> call) {
+            this.call = call;
+        }
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Medians over the timed rounds: rank 0's wall and process CPU, every rank's own thread CPU, ms per call. */
+    private record Row(Shape shape, int ranks, double wallMs, double processCpuMs, double[] threadCpuMs) {
+        double busiestMs() {
+            return Arrays.stream(threadCpuMs).max().orElse(Double.NaN);
+        }
+
+        double othersMs() {
+            return median(Arrays.copyOfRange(threadCpuMs, 1, threadCpuMs.length));
+        }
+    }
+
+    private AllreduceShapeBench() {
+    }
+
+    public static void main(String[] args) {
+        run(System.out, args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_ROUNDS);
+    }
+
+    static void run(PrintStream out, int rounds) {
+        out.printf(Locale.ROOT, "AllreduceShapeBench  java.version=%s  cores=%d  allreduce f64 sum of %d bytes, %d"
+                + " rounds of %d calls after a warm-up until no rank's JIT compiler is busy%n",
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), DATA_BYTES, rounds,
+                CALLS);
+        out.println(CryptoEngine.select(null, System.getenv()).note());
+        out.println("star: protocol section 7.4 (rank 0 folds every contribution and sends every result); mesh: a"
+                + " sketch on the public API (reduce-scatter, fold in rank order, allgather), same result bytes");
+        out.printf(Locale.ROOT, "%-6s %5s %12s %16s %18s %14s %16s%n", "shape", "ranks", "wall ms/call",
+                "CPU ms/call, all", "busiest rank ms/c", "rank 0 ms/c", "other ranks ms/c");
+        for (int ranks : RANKS) {
+            Row star = measure(Shape.STAR, ranks, rounds);
+            Row mesh = measure(Shape.MESH, ranks, rounds);
+            for (Row row : List.of(star, mesh)) {
+                out.printf(Locale.ROOT, "%-6s %5d %12.3f %16.3f %18.3f %14.3f %16.3f%n", row.shape().label(),
+                        row.ranks(), row.wallMs(), row.processCpuMs(), row.busiestMs(), row.threadCpuMs()[0],
+                        row.othersMs());
+            }
+            out.printf(Locale.ROOT, "  %d ranks, mesh / star: busiest rank %.2f (a call's floor with a core per rank),"
+                    + " CPU in all %.2f, wall here %.2f%n", ranks, mesh.busiestMs() / star.busiestMs(),
+                    mesh.processCpuMs() / star.processCpuMs(), mesh.wallMs() / star.wallMs());
+        }
+    }
+
+    private static Row measure(Shape shape, int ranks, int rounds) {
+        List<double[]> perRank = new InProcessJob(ranks).run(LIMIT, comm -> timed(comm, shape, rounds));
+        double[] threadCpu = perRank.stream().mapToDouble(r -> r[1]).toArray();
+        return new Row(shape, ranks, perRank.get(0)[0], perRank.get(0)[2], threadCpu);
+    }
+
+    /** This rank's medians: wall ms per call, its thread's CPU ms per call, the process's CPU ms per call. */
+    private static double[] timed(Communicator comm, Shape shape, int rounds) {
+        byte[] data = CollectivesBench.f64(DATA_BYTES, comm.rank());
+        byte[] star = Shape.STAR.call.apply(comm, data);
+        if (!Arrays.equals(star, Shape.MESH.call.apply(comm, data))) {
+            throw new IllegalStateException("rank " + comm.rank() + ": the mesh sketch's result differs from the"
+                    + " star's");
+        }
+        new WarmUp(WARM_UP_NS, LONGEST_WARM_UP_NS).run(comm, () -> calls(comm, shape, data));
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        double[] wall = new double[rounds];
+        double[] threadCpu = new double[rounds];
+        double[] processCpu = new double[rounds];
+        for (int i = 0; i < rounds; i++) {
+            comm.barrier();
+            long t0 = System.nanoTime();
+            long process0 = os.getProcessCpuTime();
+            long thread0 = threads.getCurrentThreadCpuTime();
+            calls(comm, shape, data);
+            threadCpu[i] = (threads.getCurrentThreadCpuTime() - thread0) / 1e6 / CALLS;
+            comm.barrier();
+            wall[i] = (System.nanoTime() - t0) / 1e6 / CALLS;
+            processCpu[i] = (os.getProcessCpuTime() - process0) / 1e6 / CALLS;
+        }
+        return new double[] {median(wall), median(threadCpu), median(processCpu)};
+    }
+
+    private static void calls(Communicator comm, Shape shape, byte[] data) {
+        for (int i = 0; i < CALLS; i++) {
+            shape.call.apply(comm, data);
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
