@@ -79,7 +79,10 @@ final class MeshAllreduceSketch {
         return result;
     }
 
-    /** Where each rank's segment starts, and at index n the end: whole elements, the first ranks one more. */
+    /**
+     * Where each rank's segment starts, and at index {@code ranks} the end: whole elements, the segments' lengths at
+     * most one element apart (rank r's segment starts at element floor(elements * r / ranks)).
+     */
     static int[] segmentStarts(int length, int width, int ranks) {
         int elements = length / width;
         int[] start = new int[ranks + 1];
