@@ -61,7 +61,7 @@ public final class AllreduceShapeBench {
         }
 
         double othersMs() {
-            return median(Arrays.copyOfRange(threadCpuMs, 1, threadCpuMs.length));
+            return LaunchBench.median(Arrays.copyOfRange(threadCpuMs, 1, threadCpuMs.length));
         }
     }
 
@@ -128,18 +128,12 @@ public final class AllreduceShapeBench {
             wall[i] = (System.nanoTime() - t0) / 1e6 / CALLS;
             processCpu[i] = (os.getProcessCpuTime() - process0) / 1e6 / CALLS;
         }
-        return new double[] {median(wall), median(threadCpu), median(processCpu)};
+        return new double[] {LaunchBench.median(wall), LaunchBench.median(threadCpu), LaunchBench.median(processCpu)};
     }
 
     private static void calls(Communicator comm, Shape shape, byte[] data) {
         for (int i = 0; i < CALLS; i++) {
             shape.call.apply(comm, data);
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }
