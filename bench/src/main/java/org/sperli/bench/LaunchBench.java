@@ -25,6 +25,10 @@ import org.sperli.launcher.job.LaunchTimeline;
  *       in {@code SPERLI_BENCH_JDKS} (default: {@code /usr/lib/jvm/temurin-25-jdk-amd64} when it exists), with the
  *       phase breakdown of {@code -v} (median over the ranks, then over the runs);</li>
  *   <li>the floor: N + 1 bare JVMs (a launcher and N ranks) that each print hello, started at once;</li>
+ *   <li>the TLS mesh floor ({@link TlsMeshFloor}, up to 32 ranks, this JVM's JDK): N JVMs that start as ranks do and
+ *       make the protocol's full mesh of mutually authenticated TLS 1.3 connections with JSSE, and nothing else: what
+ *       any implementation with a JVM per rank pays on this machine, so that the ratio to it is SPERLI's own
+ *       cost;</li>
  *   <li>{@code mpirun -np N} of a C hello, when {@code mpirun} and {@code mpicc} are installed (Open MPI over
  * TCP).</li>
  * </ul>
@@ -44,6 +48,8 @@ public final class LaunchBench {
     /** Steps of the checkpointed job at 64 ranks, a checkpoint every ten: one allreduce per step and one at the end. */
     private static final int CHECKPOINTED_STEPS = 20;
     private static final List<String> CHECKPOINTED_ARGS = List.of(String.valueOf(CHECKPOINTED_STEPS), "10");
+    /** The largest job the TLS mesh floor runs for (it has a thread per connection). */
+    private static final int MESH_FLOOR_MAX_RANKS = 32;
     /** How much of a failed job's verdict line the table shows. */
     private static final int VERDICT_CHARS = 400;
 
@@ -77,14 +83,27 @@ public final class LaunchBench {
             }
         }
         Map<Integer, Double> floor = new LinkedHashMap<>();
+        Map<Integer, Double> tlsJvms = new LinkedHashMap<>();
+        Map<Integer, Double> meshFloor = new LinkedHashMap<>();
         Map<Integer, Double> mpi = new LinkedHashMap<>();
+        boolean archived = TlsMeshFloor.archived();
         for (int n : sizes) {
             floor.put(n, medianOf(runs, () -> bareJvms(n + 1)));
+            tlsJvms.put(n, n > MESH_FLOOR_MAX_RANKS ? Double.NaN : tlsFloor(runs, () -> TlsMeshFloor.withoutMesh(n)));
+            meshFloor.put(n, n > MESH_FLOOR_MAX_RANKS ? Double.NaN : tlsFloor(runs, () -> TlsMeshFloor.run(n)));
             if (mpiHello != null) {
                 mpi.put(n, medianOf(runs, () -> MpiHello.run(mpiHello, n)));
             }
         }
-        printTable(sizes, results, floor, mpi);
+        printTable(sizes, results, new Floors(floor, tlsJvms, meshFloor), mpi);
+        System.out.printf(Locale.ROOT, "TLS mesh (%s): what the JVMs and their TLS mesh cost without anything else"
+                + " of SPERLI: N JVMs that start as local ranks do (their JVM options, ACCP, %s), load their"
+                + " identity and make the full mesh of TLS 1.3 connections with mutual Ed25519 authentication (JSSE"
+                + " sockets, a thread each, one byte each way), and one bare JVM for the launcher; TLS JVMs: the same"
+                + " JVMs, each alone in a job of its own (no connection); both up to %d ranks (a thread per"
+                + " connection would measure threads beyond)%n", jdks.keySet().iterator().next(),
+                archived ? "the ranks' class-data archive" : "no class-data archive: none made yet",
+                MESH_FLOOR_MAX_RANKS);
         printPhases(results);
         if (with64) {
             printSixtyFour(results, jdks);
@@ -295,18 +314,46 @@ public final class LaunchBench {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private static void printTable(List<Integer> sizes, Map<String, Map<Integer, Result>> results,
-                                   Map<Integer, Double> floor, Map<Integer, Double> mpi) {
+    /** A TLS floor's median, or NaN (with the reason on stderr) when it failed. */
+    private static double tlsFloor(int runs, Measure floor) throws IOException, InterruptedException {
+        try {
+            return medianOf(runs, floor);
+        } catch (IllegalStateException e) {
+            System.err.println("launch benchmark: " + e.getMessage());
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * The floors of one run by rank count: bare JVMs, JVMs that start the TLS stack alone, and JVMs that make the TLS
+     * mesh (NaN where not run).
+     */
+    private record Floors(Map<Integer, Double> bare, Map<Integer, Double> tlsJvms, Map<Integer, Double> mesh) {
+    }
+
+    /** A floor's cell: seconds, or a dash where it was not measured. */
+    private static String seconds(double s) {
+        return Double.isNaN(s) ? String.format(Locale.ROOT, " | %8s", "-")
+                : String.format(Locale.ROOT, " | %6.2f s", s);
+    }
+
+    private static void printTable(List<Integer> sizes, Map<String, Map<Integer, Result>> results, Floors floors,
+                                   Map<Integer, Double> mpi) {
+        Map<Integer, Double> floor = floors.bare();
+        String firstJdk = results.keySet().iterator().next();
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%6s", "ranks"));
         for (String jdk : results.keySet()) {
             head.append(String.format(Locale.ROOT, " | %13s", "SPERLI " + jdk));
         }
-        head.append(String.format(Locale.ROOT, " | %14s", "N+1 bare JVMs"));
+        head.append(String.format(Locale.ROOT, " | %14s | %8s | %8s", "N+1 bare JVMs", "TLS JVMs", "TLS mesh"));
         if (!mpi.isEmpty()) {
             head.append(String.format(Locale.ROOT, " | %8s", "mpirun"));
         }
         for (String jdk : results.keySet()) {
             head.append(String.format(Locale.ROOT, " | %9s", jdk.replace("JDK ", "") + "/floor"));
+            if (jdk.equals(firstJdk)) {
+                head.append(String.format(Locale.ROOT, " | %9s", jdk.replace("JDK ", "") + "/mesh"));
+            }
             if (!mpi.isEmpty()) {
                 head.append(String.format(Locale.ROOT, " | %9s", jdk.replace("JDK ", "") + "/mpi"));
             }
@@ -320,12 +367,18 @@ public final class LaunchBench {
                 row.append(String.format(Locale.ROOT, " | %11.2f s%s", r.seconds, r.status == 0 ? "" : "!"));
             }
             row.append(String.format(Locale.ROOT, " | %12.2f s", floor.get(n)));
+            double mesh = floors.mesh().get(n);
+            row.append(seconds(floors.tlsJvms().get(n))).append(seconds(mesh));
             if (!mpi.isEmpty()) {
                 row.append(String.format(Locale.ROOT, " | %6.2f s", mpi.get(n)));
             }
-            for (Map<Integer, Result> byJdk : results.values()) {
-                double s = byJdk.get(n).seconds;
+            for (Map.Entry<String, Map<Integer, Result>> byJdk : results.entrySet()) {
+                double s = byJdk.getValue().get(n).seconds;
                 row.append(String.format(Locale.ROOT, " | %8.1fx", s / floor.get(n)));
+                if (byJdk.getKey().equals(firstJdk)) {
+                    row.append(Double.isNaN(mesh) ? String.format(Locale.ROOT, " | %9s", "-")
+                            : String.format(Locale.ROOT, " | %8.1fx", s / mesh));
+                }
                 if (!mpi.isEmpty()) {
                     row.append(String.format(Locale.ROOT, " | %8.1fx", s / mpi.get(n)));
                 }
