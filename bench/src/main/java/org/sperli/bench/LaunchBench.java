@@ -25,10 +25,10 @@ import org.sperli.launcher.job.LaunchTimeline;
  *       in {@code SPERLI_BENCH_JDKS} (default: {@code /usr/lib/jvm/temurin-25-jdk-amd64} when it exists), with the
  *       phase breakdown of {@code -v} (median over the ranks, then over the runs);</li>
  *   <li>the floor: N + 1 bare JVMs (a launcher and N ranks) that each print hello, started at once;</li>
- *   <li>the TLS mesh floor ({@link TlsMeshFloor}, up to 32 ranks, this JVM's JDK): N JVMs that start as ranks do and
- *       make the protocol's full mesh of mutually authenticated TLS 1.3 connections with JSSE, and nothing else: what
- *       any implementation with a JVM per rank pays on this machine, so that the ratio to it is SPERLI's own
- *       cost;</li>
+ *   <li>the TLS floors ({@link TlsMeshFloor}, up to 32 ranks, this JVM's JDK): "TLS mesh", N JVMs that start as
+ *       ranks do and make the protocol's full mesh of mutually authenticated TLS 1.3 connections with JSSE, and
+ *       nothing else: what any implementation with a JVM per rank and SunJSSE pays on this machine, so that the ratio
+ *       to it is SPERLI's own cost; "TLS JVMs", the same JVMs connecting to nobody;</li>
  *   <li>{@code mpirun -np N} of a C hello, when {@code mpirun} and {@code mpicc} are installed (Open MPI over
  * TCP).</li>
  * </ul>
