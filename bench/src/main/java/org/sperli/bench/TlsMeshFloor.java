@@ -110,8 +110,8 @@ final class TlsMeshFloor {
             }
             // Every failure is read, not only the first: a rank that gave up makes its peers fail to connect too.
             Set<String> failures = new LinkedHashSet<>();
-            for (BoundedChild child : children) {
-                BoundedChild.Finished done = child.finish(CHILD_TIMEOUT_S);
+            while (!children.isEmpty()) {
+                BoundedChild.Finished done = children.remove(0).finish(CHILD_TIMEOUT_S);
                 if (!done.endedInTime() || done.status() != 0) {
                     failures.add(done.endedInTime() ? done.output().strip() : "a JVM was not done in time");
                 }
@@ -121,8 +121,16 @@ final class TlsMeshFloor {
             }
             return (System.nanoTime() - start) / 1e9;
         } finally {
+            // Children not waited for (a start or a write to one failed): ended, and their output files removed.
             for (BoundedChild child : children) {
-                child.process().destroyForcibly();
+                try {
+                    child.finish(0);
+                } catch (IOException e) {
+                    child.process().destroyForcibly();
+                } catch (InterruptedException e) {
+                    child.process().destroyForcibly();
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
