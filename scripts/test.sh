@@ -28,14 +28,15 @@ script_check "scripts/sperli demo --jar ${hello}" scripts/sperli demo --jar "$he
 script_check "scripts/sperli run --hosts localhost,localhost ${hello}" scripts/sperli run --hosts localhost,localhost "$hello"
 export SCRIPT_PASSED="$script_passed" SCRIPT_FAILED="$script_failed"
 
-# Everything must run on Java 17 and 25 alike. The tests of the protocol, crypto, TLS, runtime and rank daemon run once
-# more on Java 25 where it is installed (SPERLI_JDK25 names another place): JDK differences show there first (a
+# Everything must run on Java 17 and 25 alike. Every test runs once more on Java 25 where it is installed
+# (SPERLI_JDK25 names another place): the protocol, crypto, TLS, runtime and rank daemon, the launcher with its local
+# and SSH ranks (which then run on Java 25 too), and the distribution's tarball. JDK differences show there first (a
 # native-access warning on a rank's stderr and a race that JDK 25's timing exposed were found so). Their reports go to
-# surefire-reports-jdk25 and count in the closing line. The launcher's tests (process and SSH orchestration, half of
-# the run's time) run on Java 17 only.
+# surefire-reports-jdk25 and failsafe-reports-jdk25 and count in the closing line.
 jdk25="${SPERLI_JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 if [ -x "$jdk25/bin/java" ]; then
-  JAVA_HOME="$jdk25" mvn -B -ntp test -pl api,common,rankd -Dcheckstyle.skip -Dsperli.reports.suffix=-jdk25
+  JAVA_HOME="$jdk25" mvn -B -ntp verify -pl api,common,rankd,launcher,examples,dist -Dcheckstyle.skip \
+      -Dsperli.reports.suffix=-jdk25
 else
   echo "no Java 25 at $jdk25 (SPERLI_JDK25 names another): the second pass of the tests on Java 25 is skipped"
 fi
@@ -45,7 +46,7 @@ fi
 python3 - <<'PY'
 import glob, os, xml.etree.ElementTree as ET
 tests = failed = skipped = 0
-for f in glob.glob('*/target/surefire-reports*/TEST-*.xml') + glob.glob('*/target/failsafe-reports/TEST-*.xml'):
+for f in glob.glob('*/target/surefire-reports*/TEST-*.xml') + glob.glob('*/target/failsafe-reports*/TEST-*.xml'):
     r = ET.parse(f).getroot()
     tests += int(r.get('tests', 0)); skipped += int(r.get('skipped', 0))
     failed += int(r.get('failures', 0)) + int(r.get('errors', 0))
