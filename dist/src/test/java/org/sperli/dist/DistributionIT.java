@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -182,7 +184,61 @@ class DistributionIT {
         assertTrue(bash.out().contains("-F _complete_sperli"), bash.shown());
     }
 
-    /** The names of the archives, partial archives, locks and rank class lists in {@code cache}. */
+    /**
+     * A job's developer needs the tarball alone: a job compiled against share/java's API jar with javac, packed with
+     * jar and its Sperli-Job manifest line, runs; the API jar holds the API and nothing else, the POM beside it
+     * stands alone (a job's Maven build could not find the parent), and the sources and the Javadoc are there.
+     */
+    @Test
+    void aJobCompiledAgainstTheShippedApiRuns() throws Exception {
+        Path api = home.resolve("share/java/sperli-api-" + VERSION + ".jar");
+        Path src = Files.createDirectories(dir.resolve("job/src/com/example"));
+        Files.writeString(src.resolve("Sum.java"), String.join("\n",
+                "package com.example;",
+                "public final class Sum implements org.sperli.SperliJob {",
+                "    @Override",
+                "    public void run(org.sperli.Communicator comm, String[] args) {",
+                "        long[] sum = comm.allreduce(new long[] {comm.rank() + 1}, org.sperli.ReduceOp.SUM);",
+                "        if (comm.rank() == 0) {",
+                "            System.out.println(args[0] + \" \" + sum[0]);",
+                "        }",
+                "    }",
+                "}", ""));
+        Path classes = dir.resolve("job/classes");
+        Files.writeString(dir.resolve("job/manifest.txt"), "Sperli-Job: com.example.Sum\n");
+        Path jdkBin = Path.of(System.getProperty("java.home"), "bin");
+        Result javac = shell.run(jdkBin.resolve("javac").toString(), "--release", "17", "-cp", api.toString(),
+                "-d", classes.toString(), src.resolve("Sum.java").toString());
+        assertEquals(0, javac.exitCode(), javac.shown());
+        Path jobJar = dir.resolve("job/sum.jar");
+        Result jar = shell.run(jdkBin.resolve("jar").toString(), "--create", "--file", jobJar.toString(),
+                "--manifest", dir.resolve("job/manifest.txt").toString(), "-C", classes.toString(), ".");
+        assertEquals(0, jar.exitCode(), jar.shown());
+
+        Result job = shell.run("sperli", "run", "-n", "3", jobJar.toString(), "sum");
+
+        assertEquals(0, job.exitCode(), job.shown());
+        assertEquals(List.of("[rank 0] sum 6"), job.outLines(), job.shown());
+        assertEquals(List.of(), entries(api).stream()
+                .filter(e -> !e.endsWith("/") && !e.startsWith("org/sperli/") && !e.startsWith("META-INF/")).toList(),
+                "files in the API jar besides the API");
+        assertTrue(entries(home.resolve("share/java/sperli-api-" + VERSION + "-sources.jar"))
+                .contains("org/sperli/SperliJob.java"));
+        assertTrue(entries(home.resolve("share/java/sperli-api-" + VERSION + "-javadoc.jar")).contains("index.html"));
+        assertTrue(Files.readString(home.resolve("share/doc/sperli/api/org/sperli/SperliJob.html"))
+                .contains("Communicator"));
+        String pom = Files.readString(home.resolve("share/java/sperli-api-" + VERSION + ".pom"));
+        assertFalse(pom.contains("<parent>"), pom);
+        assertTrue(pom.contains("<groupId>org.sperli</groupId>") && pom.contains("<artifactId>sperli-api</artifactId>")
+                && pom.contains("<version>" + VERSION + "</version>"), pom);
+    }
+
+    private static List<String> entries(Path jar) throws IOException {
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            return zip.stream().map(ZipEntry::getName).toList();
+        }
+    }
+
     /** The files of the ranks' archives in {@code cache}, whole or in the making; not the launcher's own archive. */
     private static List<String> archiveFiles(Path cache) throws IOException {
         if (!Files.isDirectory(cache.resolve("sperli/cds"))) {
