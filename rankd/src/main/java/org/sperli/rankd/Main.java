@@ -1,5 +1,6 @@
 package org.sperli.rankd;
 
+import java.io.InputStream;
 import java.time.Instant;
 import org.sperli.jobspec.RankExit;
 import org.sperli.transport.LeakDetection;
@@ -21,6 +22,9 @@ public final class Main {
         NettyLogging.useJdkLogging();
         LeakDetection.offUnlessAsked();
         Rankd rankd = Rankd.forThisProcess();
+        // The program reads an empty standard input: the rank's own carries its description and then only says that
+        // the launcher lives (LauncherWatch), so a program reading it would wait for the launcher's end.
+        System.setIn(InputStream.nullInputStream());
         int status = rankd.run(args);
         if (status < 0) {
             // The operator's stop ended the rank and halts the process; exiting here would only wait for it.

@@ -390,9 +390,10 @@ public final class Rankd {
 
     /**
      * The operator's stop, on the shutdown hook thread. Before the main thread ended: ABORT reason 8 on every
-     * connection (when connected), the PEM directory removed, the last line, and the process halts with 8. After the
-     * main thread ended but before it called {@link #exit}, the main thread's status is kept by halting with it. On
-     * the way out of a normal exit it does nothing.
+     * connection (when connected), the PEM directory removed, the last line, and the process halts with 8; but when
+     * the program called {@code System.exit} ({@link ExitCall}), the same end as the program's failure, reason 7 and
+     * status 3. After the main thread ended but before it called {@link #exit}, the main thread's status is kept by
+     * halting with it. On the way out of a normal exit it does nothing.
      */
     void stopByOperator() {
         synchronized (endLock) {
@@ -400,6 +401,13 @@ public final class Rankd {
                 if (!exiting) {
                     halt(endStatus);
                 }
+                return;
+            }
+            StackTraceElement exitCall = ExitCall.callerOrNull(Thread.getAllStackTraces(), Thread.currentThread());
+            if (exitCall != null) {
+                // Not a stop: the program left the job without a word to its peers, which is its failure.
+                end(Abort.Reason.PROGRAM_FAILED, RankExit.PROGRAM_FAILED, Report.bounded("program failed: it called"
+                        + " System.exit " + Report.at(exitCall) + " instead of returning from run"));
                 return;
             }
             // A rank cannot tell who sent the SIGTERM: the operator, or its launcher ending the job after another
@@ -423,17 +431,26 @@ public final class Rankd {
 
     /** ABORT reason 8 to every connected peer, the PEM directory removed, the last line, halt with 8. */
     private void stop(String why) {
+        end(Abort.Reason.OPERATOR_STOP, RankExit.OPERATOR_STOP, why);
+    }
+
+    /**
+     * The end of a life the main thread did not reach: ABORT {@code reason} to every connected peer, the PEM
+     * directory removed, the last line, halt with {@code status}.
+     */
+    private void end(Abort.Reason reason, int status, String why) {
         ended = true;
-        endStatus = RankExit.OPERATOR_STOP;
+        endStatus = status;
         RankRuntime current = runtime;
         if (current != null) {
-            current.abort(Abort.Reason.OPERATOR_STOP, "rank " + rank + " " + why, null);
+            current.abort(reason, "rank " + rank + " " + why, null);
             // Waits for the closes (close_notify) before the halt, as a normal end would.
             current.close();
         }
         removePems();
-        report.lastLine(why + (current != null ? " (ABORT reason 8 to every connected peer)" : " while connecting"));
-        halt(RankExit.OPERATOR_STOP);
+        report.lastLine(why + (current != null ? " (ABORT reason " + reason.code() + " to every connected peer)"
+                : " while connecting"));
+        halt(status);
     }
 
     private void halt(int status) {

@@ -59,13 +59,20 @@ final class Report {
         }
         StackTraceElement[] stack = t.getStackTrace();
         if (stack.length > 0) {
-            // Class, method, file and line, without the loader and module names StackTraceElement adds.
-            StackTraceElement top = stack[0];
-            s.append(" (at ").append(top.getClassName()).append('.').append(top.getMethodName()).append('(')
-                    .append(top.getFileName() != null ? top.getFileName() + ":" + top.getLineNumber() : "unknown")
-                    .append("))");
+            s.append(' ').append(at(stack[0]));
         }
-        String line = oneLine(s.toString());
+        return bounded(s.toString());
+    }
+
+    /** {@code (at Class.method(File.java:12))}: without the loader and module names StackTraceElement adds. */
+    static String at(StackTraceElement frame) {
+        return "(at " + frame.getClassName() + '.' + frame.getMethodName() + '('
+                + (frame.getFileName() != null ? frame.getFileName() + ":" + frame.getLineNumber() : "unknown") + "))";
+    }
+
+    /** One line of at most {@link #MAX_SUMMARY} characters. */
+    static String bounded(String text) {
+        String line = oneLine(text);
         return line.length() <= MAX_SUMMARY ? line : line.substring(0, MAX_SUMMARY) + "...";
     }
 

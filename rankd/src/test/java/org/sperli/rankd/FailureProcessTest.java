@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.rankd.testjobs.ExitingTestJob;
 import org.sperli.rankd.testjobs.HelloTestJob;
 import org.sperli.rankd.testjobs.LoopTestJob;
 import org.sperli.rankd.testjobs.ThrowingTestJob;
@@ -49,6 +50,31 @@ class FailureProcessTest {
             assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
             assertTrue(other.lastStderrLine().startsWith("H1612 "), other.stderr());
             assertTrue(other.lastStderrLine().contains("reason 7"), other.stderr());
+        }
+    }
+
+    /**
+     * A program that calls System.exit, even with 0, left its peers without a word: nobody stopped it, it failed.
+     * Its rank exits 3 (not the status it asked for, nor the operator's 8), says where it called, and sends reason 7.
+     */
+    @Test
+    void programThatCallsSystemExitFailsWithThreeAndAbortsTheOther() throws Exception {
+        Path jar = TestJars.jobJar(dir, ExitingTestJob.class);
+        LocalJob job = new LocalJob(2, SILENCE_MS);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            for (int rank = 0; rank < 2; rank++) {
+                ranks.start(job, rank, List.of(jar.toString(), "1", "0"), Map.of());
+            }
+            RankProcess exiter = ranks.get(1);
+            assertEquals(3, exiter.exitStatus(START_BOUND), exiter.stderr());
+            assertEquals("program failed: it called System.exit (at " + ExitingTestJob.class.getName()
+                    + ".run(ExitingTestJob.java:15)) instead of returning from run (ABORT reason 7 to every connected"
+                    + " peer)", exiter.lastStderrLine(), exiter.stderr());
+            RankProcess other = ranks.get(0);
+            assertEquals(4, other.exitStatus(Duration.ofSeconds(10)), other.stderr());
+            assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 7")
+                    && other.lastStderrLine().contains("called System.exit"), other.stderr());
+            assertEquals(List.of(), RankProcesses.tmpEntries(exiter));
         }
     }
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.rankd.testjobs.HelloTestJob;
+import org.sperli.rankd.testjobs.StdinTestJob;
 
 /** A 4-rank job of real rankd processes on 127.0.0.1, and the life of each rank's PEM directory. */
 @Timeout(90)
@@ -50,6 +51,20 @@ class LocalJobTest {
                 assertTrue(out.contains("rank " + rank + " got " + (rank + 3) % 4), out);
                 assertEquals(List.of(), RankProcesses.tmpEntries(p), "left in java.io.tmpdir of " + p.name);
             }
+        }
+    }
+
+    /**
+     * The rank's own standard input carries its description and then tells it that its launcher lives; the program
+     * reads an empty one at once, rather than wait for the launcher's end (or take bytes meant for the rank).
+     */
+    @Test
+    void theProgramReadsAnEmptyStandardInput() throws Exception {
+        Path jar = TestJars.jobJar(dir, StdinTestJob.class);
+        try (RankProcesses ranks = new RankProcesses(dir)) {
+            RankProcess p = ranks.start(new LocalJob(1, 5000), 0, List.of(jar.toString()), Map.of());
+            assertEquals(0, p.exitStatus(Duration.ofSeconds(60)), p.stderr());
+            assertEquals("stdin read returned -1", p.stdout().strip(), p.stderr());
         }
     }
 
