@@ -227,6 +227,8 @@ class DistributionIT {
         assertTrue(entries(home.resolve("share/java/sperli-api-" + VERSION + "-javadoc.jar")).contains("index.html"));
         assertTrue(Files.readString(home.resolve("share/doc/sperli/api/org/sperli/SperliJob.html"))
                 .contains("Communicator"));
+        assertTrue(Files.readString(home.resolve("share/doc/sperli/api/index.html"))
+                .contains("public final class Pi implements SperliJob"), "the overview's example job");
         String pom = Files.readString(home.resolve("share/java/sperli-api-" + VERSION + ".pom"));
         assertFalse(pom.contains("<parent>"), pom);
         assertTrue(pom.contains("<groupId>org.sperli</groupId>") && pom.contains("<artifactId>sperli-api</artifactId>")
