@@ -7,11 +7,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.SperliJob;
 import org.sperli.rankd.testjobs.ExitingTestJob;
 import org.sperli.rankd.testjobs.HelloTestJob;
 import org.sperli.rankd.testjobs.LoopTestJob;
@@ -32,12 +34,7 @@ class FailureProcessTest {
      */
     @Test
     void programThatThrowsExitsThreeAndTheOtherFour() throws Exception {
-        Path jar = TestJars.jobJar(dir, ThrowingTestJob.class);
-        LocalJob job = new LocalJob(2, SILENCE_MS);
-        try (RankProcesses ranks = new RankProcesses(dir)) {
-            for (int rank = 0; rank < 2; rank++) {
-                ranks.start(job, rank, List.of(jar.toString(), "1"), Map.of());
-            }
+        try (RankProcesses ranks = started(2, ThrowingTestJob.class, "1")) {
             RankProcess thrower = ranks.get(1);
             assertEquals(3, thrower.exitStatus(START_BOUND), thrower.stderr());
             assertEquals(List.of("sperli-rank: started", "sperli-rank: listening", "sperli-rank: connected",
@@ -59,12 +56,7 @@ class FailureProcessTest {
      */
     @Test
     void programThatCallsSystemExitFailsWithThreeAndAbortsTheOther() throws Exception {
-        Path jar = TestJars.jobJar(dir, ExitingTestJob.class);
-        LocalJob job = new LocalJob(2, SILENCE_MS);
-        try (RankProcesses ranks = new RankProcesses(dir)) {
-            for (int rank = 0; rank < 2; rank++) {
-                ranks.start(job, rank, List.of(jar.toString(), "1", "0"), Map.of());
-            }
+        try (RankProcesses ranks = started(2, ExitingTestJob.class, "1", "0")) {
             RankProcess exiter = ranks.get(1);
             assertEquals(3, exiter.exitStatus(START_BOUND), exiter.stderr());
             assertEquals("program failed: it called System.exit (at " + ExitingTestJob.class.getName()
@@ -80,12 +72,7 @@ class FailureProcessTest {
 
     @Test
     void killedRankEndsEveryOtherWithinSilencePlusOneSecond() throws Exception {
-        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
-        LocalJob job = new LocalJob(3, SILENCE_MS);
-        try (RankProcesses ranks = new RankProcesses(dir)) {
-            for (int rank = 0; rank < 3; rank++) {
-                ranks.start(job, rank, List.of(jar.toString()), Map.of());
-            }
+        try (RankProcesses ranks = started(3, LoopTestJob.class)) {
             ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
             long killedAt = System.nanoTime();
             ranks.get(1).process.destroyForcibly();
@@ -128,12 +115,7 @@ class FailureProcessTest {
     /** Two looping ranks; {@code stop} ends rank 0, which exits 8 within {@code bound}; rank 1 gets reason 8. */
     private void assertOneStopsWithEightAndAbortsTheOther(StopAction stop, Duration bound, String lastLine)
             throws Exception {
-        Path jar = TestJars.jobJar(dir, LoopTestJob.class);
-        LocalJob job = new LocalJob(2, SILENCE_MS);
-        try (RankProcesses ranks = new RankProcesses(dir)) {
-            for (int rank = 0; rank < 2; rank++) {
-                ranks.start(job, rank, List.of(jar.toString()), Map.of());
-            }
+        try (RankProcesses ranks = started(2, LoopTestJob.class)) {
             ranks.awaitAll(p -> RankProcesses.printed(p, "looping"), START_BOUND, "looping");
             RankProcess stopped = ranks.get(0);
             stop.apply(stopped);
@@ -145,6 +127,25 @@ class FailureProcessTest {
                     other.stderr());
             assertEquals(List.of(), RankProcesses.tmpEntries(stopped));
         }
+    }
+
+    /** Every rank of a job of {@code size} running {@code jobClass} with {@code jobArgs}, started. */
+    private RankProcesses started(int size, Class<? extends SperliJob> jobClass, String... jobArgs)
+            throws IOException {
+        Path jar = TestJars.jobJar(dir, jobClass);
+        List<String> args = new ArrayList<>(List.of(jar.toString()));
+        args.addAll(List.of(jobArgs));
+        LocalJob job = new LocalJob(size, SILENCE_MS);
+        RankProcesses ranks = new RankProcesses(dir);
+        try {
+            for (int rank = 0; rank < size; rank++) {
+                ranks.start(job, rank, args, Map.of());
+            }
+        } catch (IOException | RuntimeException e) {
+            ranks.close();
+            throw e;
+        }
+        return ranks;
     }
 
     @FunctionalInterface
