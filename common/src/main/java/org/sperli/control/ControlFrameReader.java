@@ -161,7 +161,8 @@ public final class ControlFrameReader {
     private static List<String> strings(ByteBuffer b, String field, int min) throws ControlStreamException {
         int count = u16(b, field);
         if (count < min || count > ControlFrames.MAX_WORDS) {
-            throw new ControlStreamException(field + " " + count + " is not in " + min + ".." + ControlFrames.MAX_WORDS);
+            throw new ControlStreamException(field + " " + count + " is not in " + min + ".."
+                    + ControlFrames.MAX_WORDS);
         }
         List<String> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

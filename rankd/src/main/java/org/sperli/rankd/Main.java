@@ -3,11 +3,14 @@ package org.sperli.rankd;
 import java.io.InputStream;
 import java.time.Instant;
 import org.sperli.jobspec.RankExit;
+import org.sperli.rankd.agent.HostAgent;
 import org.sperli.transport.LeakDetection;
 import org.sperli.transport.NettyLogging;
 
 /**
- * {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] [--tls-engine NAME] JAR
+ * {@code sperli-rankd --host-agent --host NAME...} runs the host agent instead ({@link HostAgent}).
+ *
+ * <p>{@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR] [--tls-engine NAME] JAR
  * [job args...]}: one rank of a SPERLI job (the rank command of protocol section 13.1). The
  * launcher starts it and writes the rank's job description, one line of hex digits, to its standard input. Exit
  * statuses are those of {@link org.sperli.jobspec.RankExit}; the last line on standard error starts with the H code
@@ -18,6 +21,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (HostAgent.isAgent(args)) {
+            // The host agent starts and watches ranks; it needs none of a rank's set-up below.
+            System.exit(HostAgent.runThisProcess(args));
+        }
         // First: the leak detector's class takes its logger when initialised.
         NettyLogging.useJdkLogging();
         LeakDetection.offUnlessAsked();
