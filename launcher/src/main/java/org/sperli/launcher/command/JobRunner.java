@@ -120,6 +120,7 @@ final class JobRunner {
             failure = e;
             throw e;
         } finally {
+            local.close();
             if (remote != null) {
                 remote.close();
             }

@@ -1,13 +1,10 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
@@ -15,15 +12,13 @@ import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.report.Console;
 
 /**
- * Starts ranks as child processes of the launcher (hosts localhost and 127.0.0.1 without --ssh). The child gets the
- * launcher's environment, except that SPERLI_REFUSED_HOSTS is the launcher's own view of it (so a rank refuses the
+ * Starts ranks on this host (hosts localhost and 127.0.0.1 without --ssh) through a host agent that is a child of the
+ * launcher ({@link LocalAgent}), as ranks on SSH hosts are started through theirs. A rank gets the launcher's
+ * environment, except that SPERLI_REFUSED_HOSTS is the launcher's own view of it (so a rank refuses the
  * same hosts), with the {@code -x} variables of the command set on top (an operator's {@code -x} wins, as it does on
  * SSH hosts), and the deny file is passed on with {@code --deny-hosts}.
  */
-public final class LocalRanks implements RankStarter {
-    /** How long a rank's output may go on after the rank ended (a grandchild holding the pipe) before it is cut. */
-    public static final long OUTPUT_DRAIN_MS = 2000;
-
+public final class LocalRanks implements RankStarter, AutoCloseable {
     private final RankCommand command;
     private final JobJar jar;
     private final List<String> jobArgs;
@@ -33,6 +28,7 @@ public final class LocalRanks implements RankStarter {
     /** Where this host's memory is read when ranks move here ({@link HostMemory#MEMINFO}, a file in tests). */
     private final Path meminfo;
     private volatile boolean startedAny;
+    private AgentLink agent;
 
     public LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
                       Map<String, String> environment, Console console) {
@@ -65,90 +61,36 @@ public final class LocalRanks implements RankStarter {
 
     @Override
     public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine line) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command.localArgv(rank, denyFileOrNull, jar, jobArgs));
+        List<String> env = new ArrayList<>();
         String refused = environment.get(RefusedHostPolicy.ENV_VARIABLE);
-        if (refused == null) {
-            builder.environment().remove(RefusedHostPolicy.ENV_VARIABLE);
-        } else {
-            builder.environment().put(RefusedHostPolicy.ENV_VARIABLE, refused);
-        }
-        builder.environment().putAll(command.exports().variables());
-        Process process = builder.start();
+        env.add(refused == null ? RefusedHostPolicy.ENV_VARIABLE : RefusedHostPolicy.ENV_VARIABLE + "=" + refused);
+        command.exports().variables().forEach((name, value) -> env.add(name + "=" + value));
+        RankProcess p = agent().start(rank, incarnation, command.localArgv(rank, denyFileOrNull, jar, jobArgs), env,
+                line);
         startedAny = true;
-        Local local = new Local(rank, incarnation, process, console);
-        OutputStream stdin = process.getOutputStream();
-        try {
-            line.writeTo(stdin);
-            stdin.flush();
-        } catch (IOException e) {
-            // The rank ended before it read its line; its exit status and stderr say why.
-            console.detail("rank " + rank + ": stdin closed early: " + e.getMessage());
+        return p;
+    }
+
+    /** This host's agent, started with the first rank, and again when it was lost. */
+    private synchronized AgentLink agent() throws IOException {
+        if (agent == null || !agent.isOpen()) {
+            agent = AgentLink.open(LocalAgent.start(List.copyOf(HostPlan.LOCAL_NAMES), console), "localhost",
+                    console);
         }
-        // Open while this launcher lives: its end tells the rank that nobody supervises it any more (rankd stops).
-        process.onExit().thenRun(() -> closeQuietly(stdin));
-        return local;
+        return agent;
+    }
+
+    /** Ends the agent and with it every rank still running here. */
+    @Override
+    public synchronized void close() {
+        if (agent != null) {
+            agent.close();
+            agent = null;
+        }
     }
 
     /** Whether any rank was started here (a job on SSH hosts only starts none). */
     public boolean startedAny() {
         return startedAny;
-    }
-
-    private static void closeQuietly(OutputStream stream) {
-        try {
-            stream.close();
-        } catch (IOException e) {
-            // The pipe of an ended process: nothing is left to tell it.
-        }
-    }
-
-    /** A rank that is a child process. */
-    private static final class Local extends RankOutputs {
-        private final Process process;
-
-        Local(int rank, long incarnation, Process process, Console console) {
-            super(rank, incarnation, console);
-            this.process = process;
-            CompletableFuture<Void> out = pump(process.getInputStream(), stdout(), "stdout");
-            CompletableFuture<Void> err = pump(process.getErrorStream(), stderr(), "stderr");
-            CompletableFuture<Void> drained = CompletableFuture.allOf(out, err);
-            process.onExit()
-                    .thenCompose(p -> drained.completeOnTimeout(null, OUTPUT_DRAIN_MS, TimeUnit.MILLISECONDS))
-                    .thenRun(() -> exitedWith(process.exitValue()));
-        }
-
-        private CompletableFuture<Void> pump(InputStream in, RankOutput sink, String name) {
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            Thread t = new Thread(() -> {
-                try (in; sink) {
-                    in.transferTo(sink);
-                } catch (IOException e) {
-                    // The pipe closed under us: the process is gone, nothing more to read.
-                } finally {
-                    done.complete(null);
-                }
-            }, "rank-" + rank() + "-" + name);
-            t.setDaemon(true);
-            t.start();
-            return done;
-        }
-
-        @Override
-        public String where() {
-            return "local pid " + process.pid();
-        }
-
-        @Override
-        public void terminate() {
-            // SIGTERM only: Process.destroy would also close the rank's stdin, which it reads as its launcher gone
-            // and would then name that, not the operator's stop, as its end.
-            process.toHandle().destroy();
-        }
-
-        @Override
-        public void kill() {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
@@ -17,6 +18,8 @@ import org.apache.sshd.client.session.ClientSession;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.launcher.exit.LauncherException;
+import org.sperli.launcher.job.AgentLink;
+import org.sperli.launcher.job.CommandWords;
 import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.HostUnreachableException;
 import org.sperli.launcher.job.JobJar;
@@ -31,10 +34,19 @@ import org.sperli.launcher.report.Console;
  * PATH has no {@code sperli-rankd} gets the rank daemon staged and run by its Java ({@link RemoteRankd}).
  */
 public final class SshRanks implements RankStarter, AutoCloseable {
+    /** The rank daemon's argument that makes it the host agent. */
+    static final String AGENT_MODE = "--host-agent";
     /** Staging one jar on one host, SFTP included. */
     public static final Duration STAGE_TIMEOUT = Duration.ofMinutes(5);
     /** How long a session that served an earlier incarnation gets to answer, and a new login to that host. */
     public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+
+    /** Threads that end many hosts' agents at once: each waits for its agent's BYE. */
+    private static final Executor AGENT_CLOSERS = runnable -> {
+        Thread t = new Thread(runnable, "sperli-agent-close");
+        t.setDaemon(true);
+        t.start();
+    };
 
     private final SshTransport transport;
     private final RankCommand command;
@@ -46,6 +58,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     /** Times a host's preparation for {@code -v}. */
     private final LongSupplier nanoClock;
     private final Map<String, ClientSession> sessions = new HashMap<>();
+    /** Per host, the command that starts its host agent, and the agent's link once it runs. */
+    private final Map<String, String> agentCommands = new HashMap<>();
+    private final Map<String, AgentLink> agents = new HashMap<>();
     /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
     private final Map<String, String> rankCommands = new HashMap<>();
     /**
@@ -79,9 +94,8 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      */
     @Override
     public void prepare(String host, int ranks) throws HostUnreachableException {
-        if (command.isRankDaemon()) {
-            rankdClasspath.prefetch();
-        }
+        // The host agent is the rank daemon's jar in another mode: every host needs it, whatever starts the ranks.
+        rankdClasspath.prefetch();
         long beganNs = nanoClock.getAsLong();
         ClientSession session;
         synchronized (this) {
@@ -90,12 +104,15 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         if (session != null) {
             if (SshTransport.answers(session, PROBE_TIMEOUT)) {
                 judgeAgain(host, ranks);
+                ensureAgent(host, session);
                 return;
             }
             // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
             // move at once instead of after the long bounds of a first login.
             synchronized (this) {
                 sessions.remove(host);
+                // Its agent goes with the session: the channel's end ends the agent's input, if it still runs.
+                agents.remove(host);
             }
             SshTransport.closeNow(session);
             console.note("SSH session to " + host + " does not answer within " + PROBE_TIMEOUT.toSeconds()
@@ -110,8 +127,8 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         RemoteRankd.Prepared prepared;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
             prepared = prepareRankd(host, ranks, session, sftp);
-            stageJar(host, session, sftp, prepared == null ? -1 : prepared.jobJarSize());
-            rankCommand = prepared == null ? null : prepared.command();
+            stageJar(host, session, sftp, prepared.jobJarSize());
+            rankCommand = command.isRankDaemon() ? prepared.command() : null;
         }
         synchronized (this) {
             if (closed) {
@@ -120,9 +137,11 @@ public final class SshRanks implements RankStarter, AutoCloseable {
                 return;
             }
             rankCommands.put(host, rankCommand);
-            memory.put(host, prepared == null ? OptionalLong.empty() : prepared.availableKib());
+            agentCommands.put(host, prepared.command() + " " + AGENT_MODE + " --host " + CommandWords.quote(host));
+            memory.put(host, command.isRankDaemon() ? prepared.availableKib() : OptionalLong.empty());
             sessions.put(host, session);
         }
+        ensureAgent(host, session);
         long readyNs = nanoClock.getAsLong();
         // Where a host's time goes: a slow login points at the network or the server, a slow probe at the host's
         // login shell (its startup file runs before every command) or a copy.
@@ -149,16 +168,16 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * Null for {@code --rankd CMD} (used as given), else what the host has or gets staged to start its {@code ranks}
-     * ranks, found by the probe that also sizes the host's copy of the job jar and its memory.
+     * What the host has or gets staged to run the rank daemon (the host agent, and the ranks unless {@code --rankd
+     * CMD} names another command) for its {@code ranks} ranks, found by the probe that also sizes the host's copy of
+     * the job jar and its memory.
      */
     private RemoteRankd.Prepared prepareRankd(String host, int ranks, ClientSession session, JarStager.Sftp sftp)
             throws HostUnreachableException {
-        if (!command.isRankDaemon()) {
-            return null;
-        }
+        // Ranks of --rankd CMD may be anything, and are not judged for memory; the agent is small.
+        int judged = command.isRankDaemon() ? ranks : 0;
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, sftp, host, ranks, remoteJavaOrNull, rankdClasspath,
+                () -> RemoteRankd.prepare(session, sftp, host, judged, remoteJavaOrNull, rankdClasspath,
                         JarStager.remotePath(jar), console));
     }
 
@@ -217,31 +236,79 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
     }
 
+    /**
+     * Starts the host's agent on {@code session} unless one runs there: after the first login, and when the agent of
+     * an earlier incarnation was lost while the session stayed (a restart then costs no new login).
+     */
+    private void ensureAgent(String host, ClientSession session) throws HostUnreachableException {
+        String agentCommand;
+        synchronized (this) {
+            AgentLink running = agents.get(host);
+            if (running != null && running.isOpen()) {
+                return;
+            }
+            agentCommand = agentCommands.get(host);
+        }
+        AgentLink link;
+        try {
+            console.detail("host agent on " + host + ": " + agentCommand);
+            link = AgentLink.open(SshAgent.start(host, session, agentCommand, console), host, console);
+        } catch (IOException e) {
+            if (!session.isOpen()) {
+                throw new HostUnreachableException(host, "connection lost while starting the host agent: "
+                        + SshTransport.reason(e), e);
+            }
+            throw LauncherException.startFailed("cannot start the host agent on " + host + ": "
+                    + SshTransport.reason(e), e);
+        }
+        synchronized (this) {
+            if (closed) {
+                link.close();
+                return;
+            }
+            agents.put(host, link);
+        }
+    }
+
     @Override
     public RankProcess start(int rank, long incarnation, HostEntry entry, DescriptionLine descriptionLine)
             throws IOException {
-        ClientSession session;
+        AgentLink agent;
         String rankCommand;
         synchronized (this) {
-            session = sessions.get(entry.host());
+            agent = agents.get(entry.host());
             rankCommand = rankCommands.get(entry.host());
         }
-        if (session == null || !session.isOpen()) {
-            throw new IOException("no SSH session to " + entry.host());
+        if (agent == null || !agent.isOpen()) {
+            throw new IOException("no host agent runs on " + entry.host());
         }
         String line = rankCommand == null ? command.remoteLine(jar.sha256Hex(), JarStager.remotePath(jar), jobArgs)
                 : command.remoteLine(rankCommand, jar.sha256Hex(), JarStager.remotePath(jar), jobArgs);
         console.detail("rank " + rank + " on " + entry.host() + ": " + line);
-        return SshRankProcess.start(rank, incarnation, entry.host(), session, line, descriptionLine, console);
+        // The remote line is written for a shell, as the login shell ran it when each rank had a channel of its own.
+        return agent.start(rank, incarnation, List.of("/bin/sh", "-c", "exec " + line), List.of(), descriptionLine);
     }
 
+    /**
+     * Ends every host agent (SHUTDOWN to all at once, each then has {@link AgentLink#SHUTDOWN_WAIT} to say BYE),
+     * then every session and the client.
+     */
     @Override
-    public synchronized void close() {
-        closed = true;
-        for (ClientSession session : sessions.values()) {
-            SshTransport.closeQuietly(session);
+    public void close() {
+        List<AgentLink> links;
+        synchronized (this) {
+            closed = true;
+            links = List.copyOf(agents.values());
+            agents.clear();
         }
-        sessions.clear();
+        links.stream().map(link -> CompletableFuture.runAsync(link::close, AGENT_CLOSERS)).toList()
+                .forEach(CompletableFuture::join);
+        synchronized (this) {
+            for (ClientSession session : sessions.values()) {
+                SshTransport.closeQuietly(session);
+            }
+            sessions.clear();
+        }
         transport.close();
     }
 }
