@@ -50,7 +50,11 @@ public final class KilledLauncher {
     public void killAndAssertNothingLeft(Supplier<List<ProcessHandle>> rankProcesses, int expected, Path rankTmp)
             throws Exception {
         List<ProcessHandle> ranks = rankProcesses.get();
-        assertEquals(expected, ranks.size(), "one process per rank:\n" + output());
+        assertEquals(expected, ranks.size(), "one process per rank and the host agent: " + ranks.stream()
+                .map(p -> p.pid() + " " + p.info().command().orElse("?") + " " + String.join(" ",
+                        p.info().arguments().map(a -> java.util.Arrays.stream(a).limit(2)
+                                .map(w -> w.length() > 60 ? w.substring(0, 60) + "..." : w).toList())
+                                .orElse(java.util.List.of()))).toList() + "\n" + output());
         launcher.destroyForcibly();
         assertTrue(launcher.waitFor(5, TimeUnit.SECONDS));
         long killedAt = System.nanoTime();

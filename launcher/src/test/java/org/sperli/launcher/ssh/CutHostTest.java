@@ -56,6 +56,7 @@ class CutHostTest {
         StringBuilder config = new StringBuilder();
         for (int h = 0; h < HOSTS.length; h++) {
             EmbeddedSshServer server = EmbeddedSshServer.start(Files.createDirectory(dir.resolve("home-" + h)));
+            server.installRankd();
             servers.add(server);
             server.writeClientFiles(sshDir, "key-" + h, List.of());
             int port = server.port();

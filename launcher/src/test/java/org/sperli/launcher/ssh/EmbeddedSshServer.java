@@ -18,6 +18,9 @@ import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
 import org.apache.sshd.common.file.virtualfs.VirtualFileSystemFactory;
+import org.apache.sshd.common.session.Session;
+import org.apache.sshd.common.session.SessionListener;
+import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
 import org.apache.sshd.server.session.ServerSession;
@@ -30,6 +33,9 @@ import org.apache.sshd.sftp.server.SftpSubsystemFactory;
  * ({@link ShellCommand}), as OpenSSH does.
  */
 final class EmbeddedSshServer implements AutoCloseable {
+    /** Channels a connection may have open at once: OpenSSH's default MaxSessions. */
+    static final int MAX_SESSIONS = 10;
+    private final AtomicInteger logins = new AtomicInteger();
     private final SshServer server;
     private final Path home;
     private final KeyPair userKey;
@@ -82,6 +88,14 @@ final class EmbeddedSshServer implements AutoCloseable {
         EmbeddedSshServer s = new EmbeddedSshServer(server, home, userKey);
         server.setHost("127.0.0.1");
         server.setPort(0);
+        // As a stock OpenSSH server (MaxSessions 10): a launcher that opened a channel per rank failed at the 11th.
+        CoreModuleProperties.MAX_CONCURRENT_CHANNELS.set(server, MAX_SESSIONS);
+        server.addSessionListener(new SessionListener() {
+            @Override
+            public void sessionCreated(Session session) {
+                s.logins.incrementAndGet();
+            }
+        });
         server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider());
         server.setPublickeyAuthenticator((user, key, session) -> KeyUtils.compareKeys(key, userKey.getPublic()));
         server.setPasswordAuthenticator(null);
@@ -101,6 +115,28 @@ final class EmbeddedSshServer implements AutoCloseable {
         });
         server.start();
         return s;
+    }
+
+    /**
+     * Puts a {@code sperli-rankd} on the "remote" PATH ({@code ~/bin}, which every command's PATH starts with) that
+     * runs this JVM's rank daemon, as an installed one would: the host agent and the ranks need no staging then.
+     */
+    void installRankd() throws IOException {
+        installRankd("");
+    }
+
+    /** As {@link #installRankd()}, the rank daemon's JVM started with {@code jvmOptions} (words for the shell). */
+    void installRankd(String jvmOptions) throws IOException {
+        Path bin = Files.createDirectories(home.resolve(ShellCommand.BIN));
+        Path script = bin.resolve("sperli-rankd");
+        Files.writeString(script, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' " + jvmOptions + " -cp '" + System.getProperty("java.class.path") + "' org.sperli.rankd.Main \"$@\"\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    /** SSH connections (sessions) opened to this server so far. */
+    int logins() {
+        return logins.get();
     }
 
     int port() {

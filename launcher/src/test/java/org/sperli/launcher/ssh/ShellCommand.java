@@ -3,6 +3,7 @@ package org.sperli.launcher.ssh;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -20,6 +21,8 @@ import org.apache.sshd.server.command.Command;
  * gives a command a fresh login environment and never its own.
  */
 final class ShellCommand implements Command {
+    /** The home's directory of programs, first on the PATH where it exists. */
+    static final String BIN = "bin";
     private final String command;
     private final Path home;
     private final boolean killOnClose;
@@ -69,6 +72,10 @@ final class ShellCommand implements Command {
             builder.environment().clear();
             builder.environment().put("PATH", "/usr/bin:/bin");
             builder.environment().putAll(env.getEnv());
+        }
+        // As a login shell's profile puts ~/bin first where it exists.
+        if (Files.isDirectory(home.resolve(BIN))) {
+            builder.environment().put("PATH", home.resolve(BIN) + ":" + builder.environment().getOrDefault("PATH", ""));
         }
         process = builder.start();
         env.addSignalListener((c, signal) -> process.toHandle().destroy(), Signal.TERM, Signal.INT);

@@ -49,6 +49,8 @@ class SshLauncherKilledTest {
         String rankd = Path.of(System.getProperty("java.home"), "bin", "java") + " " + RANK_MARKER + " "
                 + LauncherHarness.RANK_JAVA_OPTS + " -Djava.io.tmpdir=" + rankTmp + " -cp "
                 + System.getProperty("java.class.path") + " org.sperli.rankd.Main";
+        // The host agent is the installed sperli-rankd, marked too, its directory in rankTmp.
+        server.installRankd(RANK_MARKER + " -Djava.io.tmpdir=" + rankTmp);
         List<Integer> ports = LauncherHarness.freePorts(3);
         Path out = dir.resolve("launcher.out");
         List<String> command = new ArrayList<>(List.of(
@@ -59,6 +61,7 @@ class SshLauncherKilledTest {
         KilledLauncher launcher = KilledLauncher.start(new ProcessBuilder(command), out, 3);
         // The ranks are children of the SSH server, that is of this JVM, not of the launcher.
         launcher.killAndAssertNothingLeft(() -> ProcessHandle.current().descendants()
-                .filter(p -> p.info().commandLine().orElse("").contains(RANK_MARKER)).toList(), 3, rankTmp);
+                .filter(p -> p.pid() != launcher.process().pid())
+                .filter(p -> p.info().commandLine().orElse("").contains(RANK_MARKER)).toList(), 4, rankTmp);
     }
 }

@@ -52,6 +52,7 @@ public final class HostAgent {
     private final Map<RankRef, RankChild> children = new ConcurrentHashMap<>();
     private FrameOutbox outbox;
     private AgentArguments arguments;
+    private volatile AgentDirectory directory;
 
     HostAgent(InputStream in, PrintStream err, Path tmpdir, LongPredicate alive) {
         this.in = in;
@@ -75,6 +76,7 @@ public final class HostAgent {
                 () -> {
                     // The launcher is gone: nothing would read what the ranks say. End them, then the process.
                     agent.endAll();
+                    agent.removeDirectory();
                     agent.err.flush();
                     Runtime.getRuntime().halt(LAUNCHER_GONE);
                 });
@@ -89,7 +91,6 @@ public final class HostAgent {
             err.println(AgentArguments.USAGE);
             return USAGE;
         }
-        AgentDirectory directory;
         try {
             directory = AgentDirectory.create(tmpdir, alive);
         } catch (IOException | UnsupportedOperationException e) {
@@ -105,14 +106,23 @@ public final class HostAgent {
             endAll();
             outbox.bye();
             outbox.close();
-            try {
-                directory.close();
-            } catch (IOException e) {
-                err.println(NAME + ": cannot remove " + directory.path() + ": " + e.getMessage());
-            }
+            removeDirectory();
             err.flush();
         }
         return outbox.broken() ? LAUNCHER_GONE : status;
+    }
+
+    /** Removes the agent's directory (every rank's is inside it): once its ranks have ended. */
+    void removeDirectory() {
+        AgentDirectory own = directory;
+        if (own == null) {
+            return;
+        }
+        try {
+            own.close();
+        } catch (IOException e) {
+            err.println(NAME + ": cannot remove " + own.path() + ": " + e.getMessage());
+        }
     }
 
     private int serve(AgentDirectory directory) {
