@@ -14,9 +14,10 @@ import org.sperli.control.ControlFrame.RankRef;
 
 /**
  * Reads the frames of one direction of a control stream ({@link ControlFrames} has the layouts): the length is
- * checked against that direction's limit before the body is allocated, the type must be one that direction sends, and
- * the body must be exactly its layout. The body of a START is zeroed once decoded (its description is a secret).
- * Not safe for several threads.
+ * checked against that direction's limit before the body is allocated, the type must be one that direction sends
+ * (checked before the body is read), and the body must be exactly its layout. The body of a START is zeroed once
+ * decoded, and so is its description when the frame is refused after all (the description is a secret). Not safe for
+ * several threads.
  */
 public final class ControlFrameReader {
     private final InputStream in;
@@ -56,11 +57,15 @@ public final class ControlFrameReader {
             throw new ControlStreamException("cut frame: the stream ended before the type of a frame of " + length
                     + " bytes");
         }
-        byte[] body = in.readNBytes((int) length - 1);
+        checkType(type);
+        // One array of the checked length, not readNBytes(int), which gathers a long body in chunks that nobody
+        // zeroes: a START's description would stay behind in them.
+        byte[] body = new byte[(int) length - 1];
         try {
-            if (body.length < length - 1) {
-                throw new ControlStreamException("cut frame: the stream ended after " + body.length + " of "
-                        + (length - 1) + " body bytes of a frame of type 0x" + Integer.toHexString(type));
+            int read = in.readNBytes(body, 0, body.length);
+            if (read < body.length) {
+                throw new ControlStreamException("cut frame: the stream ended after " + read + " of "
+                        + body.length + " body bytes of a frame of type 0x" + Integer.toHexString(type));
             }
             return decode(type, ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN));
         } finally {
@@ -70,7 +75,22 @@ public final class ControlFrameReader {
         }
     }
 
-    private ControlFrame decode(int type, ByteBuffer b) throws ControlStreamException {
+    /** Refuses an unknown type, and a type the other direction sends, before its body is read. */
+    private void checkType(int type) throws ControlStreamException {
+        boolean launcherType = switch (type) {
+            case ControlFrames.START, ControlFrames.SIGNAL, ControlFrames.SHUTDOWN -> true;
+            case ControlFrames.READY, ControlFrames.STARTED, ControlFrames.OUTPUT, ControlFrames.EXITED,
+                    ControlFrames.FAILED, ControlFrames.BYE -> false;
+            default -> throw new ControlStreamException("unknown frame type 0x" + Integer.toHexString(type));
+        };
+        if (launcherType != fromLauncher) {
+            throw new ControlStreamException("frame type 0x" + Integer.toHexString(type) + " is sent by "
+                    + (fromLauncher ? "an agent" : "a launcher") + ", not by " + (fromLauncher ? "a launcher"
+                    : "an agent"));
+        }
+    }
+
+    private static ControlFrame decode(int type, ByteBuffer b) throws ControlStreamException {
         ControlFrame frame = switch (type) {
             case ControlFrames.START -> start(b);
             case ControlFrames.SIGNAL -> signal(b);
@@ -83,12 +103,10 @@ public final class ControlFrameReader {
             case ControlFrames.BYE -> new ControlFrame.Bye();
             default -> throw new ControlStreamException("unknown frame type 0x" + Integer.toHexString(type));
         };
-        if (frame.fromLauncher() != fromLauncher) {
-            throw new ControlStreamException("frame type 0x" + Integer.toHexString(type) + " is sent by "
-                    + (fromLauncher ? "an agent" : "a launcher") + ", not by " + (fromLauncher ? "a launcher"
-                    : "an agent"));
-        }
         if (b.hasRemaining()) {
+            if (frame instanceof ControlFrame.Start start) {
+                start.wipe();
+            }
             throw new ControlStreamException(b.remaining() + " bytes after the end of a frame of type 0x"
                     + Integer.toHexString(type));
         }

@@ -178,10 +178,16 @@ public final class ControlFrames {
                 .putLong(incarnation).put((byte) status));
     }
 
-    /** A FAILED frame; a reason longer than {@link #MAX_REASON} bytes is cut. */
+    /**
+     * A FAILED frame; a reason longer than {@link #MAX_REASON} bytes is cut at the last whole character that fits,
+     * so that what is sent is still UTF-8 (a reader refuses a reason that is not).
+     */
     public static void writeFailed(OutputStream out, int rank, long incarnation, String reason) throws IOException {
         byte[] r = reason.getBytes(StandardCharsets.UTF_8);
         int len = Math.min(r.length, MAX_REASON);
+        while (len < r.length && (r[len] & 0xc0) == 0x80) {
+            len--;
+        }
         write(out, buffer(LENGTH_FIELD + 1 + REF_END + len).putInt(1 + REF_END + len).put((byte) FAILED).putInt(rank)
                 .putLong(incarnation).put(r, 0, len));
     }
