@@ -104,7 +104,10 @@ public final class HostAgent {
             status = serve(directory);
         } finally {
             endAll();
-            outbox.bye();
+            if (status == ENDED) {
+                // After a refusal the launcher gets the ranks' ends but no BYE: its stream did not end as agreed.
+                outbox.bye();
+            }
             outbox.close();
             removeDirectory();
             err.flush();
