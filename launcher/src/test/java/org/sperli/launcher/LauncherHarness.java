@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.sperli.launcher.demo.JobJars;
+import org.sperli.launcher.job.EphemeralPorts;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.testjob.TestJob;
 import picocli.CommandLine;
 
@@ -115,19 +118,21 @@ public final class LauncherHarness {
         return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
     }
 
-    /** Ports the OS reports free on loopback now (the demo's own probe). */
+    /** Ports free now below this host's ephemeral range (the demo's own probe). */
     public static List<Integer> freePorts(int n) throws IOException {
         return org.sperli.launcher.command.LocalHosts.freePorts(n);
     }
 
     /**
-     * A port P such that P..P+n-1 are free on loopback now, for --port-base (ranks on one host get consecutive
-     * ports). Tries a bounded number of OS-chosen starting points.
+     * A port P such that P..P+n-1 are free on loopback now and lie below this host's ephemeral range, for
+     * --port-base (ranks on one host get consecutive ports). Tries a bounded number of random starting points.
      */
     public static int freePortRange(int n) throws IOException {
+        Optional<EphemeralRange> ephemeral = EphemeralPorts.ofThisHost();
         for (int attempt = 0; attempt < 50; attempt++) {
             int base = freePorts(1).get(0);
-            if (base + n - 1 <= 65535 && rangeFree(base, n)) {
+            if (base + n - 1 <= 65535 && ephemeral.map(r -> !r.overlaps(base, n)).orElse(true)
+                    && rangeFree(base, n)) {
                 return base;
             }
         }

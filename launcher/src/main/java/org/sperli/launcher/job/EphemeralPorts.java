@@ -1,6 +1,7 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +32,8 @@ public final class EphemeralPorts {
     public static final String PROBE_SCRIPT = "{ read -r lo hi < " + PROC_IPV4.resolve(RANGE_FILE)
             + " && { read -r r < " + PROC_IPV4.resolve(RESERVED_FILE) + "; echo \"" + PROBE_WORD
             + " $lo $hi $r\"; }; } 2>/dev/null; ";
+    /** The most of a file read: a reservation list as long is no list an administrator wrote. */
+    static final int MAX_FILE = 64 * 1024;
     private static final String SYSCTL = "sysctl net.ipv4." + RESERVED_FILE;
 
     private EphemeralPorts() {
@@ -45,18 +48,35 @@ public final class EphemeralPorts {
     public static Optional<EphemeralRange> read(Path dir) {
         String range;
         try {
-            range = Files.readString(dir.resolve(RANGE_FILE), StandardCharsets.US_ASCII);
+            range = readAtOnce(dir.resolve(RANGE_FILE));
         } catch (IOException | RuntimeException unreadable) {
             return Optional.empty();
         }
         String reserved;
         try {
-            reserved = Files.readString(dir.resolve(RESERVED_FILE), StandardCharsets.US_ASCII);
+            reserved = readAtOnce(dir.resolve(RESERVED_FILE));
         } catch (IOException | RuntimeException unreadable) {
             // A kernel before 2.6.35 has no reservations.
             reserved = "";
         }
         return parse(range, reserved);
+    }
+
+    /**
+     * The text of {@code file}, read from its start in reads as large as {@link #MAX_FILE}. A sysctl file answers a
+     * read at any offset but 0 with its end, and {@link Files#readString}, seeing the size 0 that /proc gives, reads
+     * one byte first: it read {@code 3} of {@code 32768 60999}.
+     */
+    private static String readAtOnce(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] text = new byte[MAX_FILE];
+            int length = 0;
+            int n;
+            while (length < text.length && (n = in.read(text, length, text.length - length)) > 0) {
+                length += n;
+            }
+            return new String(text, 0, length, StandardCharsets.US_ASCII);
+        }
     }
 
     /** The range in the form of {@link #RANGE_FILE} ({@code "32768\t60999\n"}); empty for anything else. */

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +66,19 @@ class EphemeralPortsTest {
         assertEquals(Optional.of(LINUX), EphemeralPorts.read(dir));
         Files.writeString(dir.resolve(EphemeralPorts.RESERVED_FILE), "47000-47063\n");
         assertFalse(EphemeralPorts.read(dir).orElseThrow().takes(47000));
+    }
+
+    @Test
+    void thisHostsRangeIsReadAsCatReadsIt() throws Exception {
+        Path file = EphemeralPorts.PROC_IPV4.resolve(EphemeralPorts.RANGE_FILE);
+        Assumptions.assumeTrue(Files.isReadable(file), "this host has no " + file);
+        Process cat = new ProcessBuilder("cat", file.toString()).start();
+        String text = new String(cat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertEquals(0, cat.waitFor());
+
+        Optional<EphemeralRange> range = EphemeralPorts.ofThisHost();
+        assertTrue(range.isPresent(), "not read: '" + text + "'");
+        assertEquals(EphemeralPorts.parse(text).orElseThrow().ports(), range.get().ports());
     }
 
     @Test

@@ -64,7 +64,7 @@ class JobSupervisorHostsTest {
     private final StringWriter said = new StringWriter();
 
     private JobSupervisor.Result run(List<HostSpec> hosts, RankStarter local, RankStarter remote) {
-        HostPlan plan = HostPlan.build(hosts, 47000);
+        HostPlan plan = HostPlan.build(hosts, 23000);
         JobKit kit = JobKit.create(plan.entries(), 5000, Duration.ofHours(1), Instant.now(), new SecureRandom());
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(Map.of(), null, warning -> { });
         PrintWriter out = new PrintWriter(said, true);
