@@ -20,6 +20,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Assumptions;
 import org.sperli.launcher.demo.JobJars;
 import org.sperli.launcher.job.EphemeralPorts;
 import org.sperli.launcher.job.EphemeralRange;
@@ -137,6 +139,22 @@ public final class LauncherHarness {
             }
         }
         return fail("no " + n + " consecutive free ports found");
+    }
+
+    /**
+     * This host's ephemeral port range, read as the launcher reads it; the test is skipped on a host without the file
+     * (not Linux), and fails where the file is there and the launcher cannot read it.
+     */
+    public static EphemeralRange ephemeralRange() {
+        Path file = EphemeralPorts.PROC_IPV4.resolve(EphemeralPorts.RANGE_FILE);
+        Assumptions.assumeTrue(java.nio.file.Files.isReadable(file), "this host has no " + file);
+        return EphemeralPorts.ofThisHost().orElseThrow(() -> new AssertionError(file + " is there but not read"));
+    }
+
+    /** The lowest port P of {@code range} such that the kernel may give P and P+1 to outgoing connections. */
+    public static int twoEphemeralPorts(EphemeralRange range) {
+        return IntStream.rangeClosed(range.ports().first(), range.ports().last() - 1)
+                .filter(p -> range.takes(p) && range.takes(p + 1)).findFirst().orElseThrow();
     }
 
     private static boolean rangeFree(int base, int n) {

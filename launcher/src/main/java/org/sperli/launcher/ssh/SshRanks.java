@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -17,7 +18,7 @@ import org.apache.sshd.client.session.ClientSession;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.launcher.exit.LauncherException;
-import org.sperli.launcher.job.HostMemory;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.job.HostUnreachableException;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.RankCommand;
@@ -49,11 +50,11 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
     private final Map<String, String> rankCommands = new HashMap<>();
     /**
-     * Per host, its memory with its free swap in kB as its probe found it at login (empty when unknown or not judged):
-     * the first login's comes before any rank of the job ran there, so ranks of an earlier incarnation, which may still
-     * be ending while the next is prepared, do not count against it.
+     * Per host, what its probe found at login (none for {@code --rankd CMD}, which is not probed): its memory with
+     * its free swap, and its ephemeral port range. The first login's comes before any rank of the job ran there, so
+     * ranks of an earlier incarnation, which may still be ending while the next is prepared, do not count against it.
      */
-    private final Map<String, OptionalLong> memory = new HashMap<>();
+    private final Map<String, RemoteRankd.Prepared> probed = new HashMap<>();
     private boolean closed;
 
     /**
@@ -78,7 +79,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      * login or a transfer.
      */
     @Override
-    public void prepare(String host, int ranks) throws HostUnreachableException {
+    public void prepare(String host, List<Integer> ports) throws HostUnreachableException {
         if (command.isRankDaemon()) {
             rankdClasspath.prefetch();
         }
@@ -89,7 +90,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
         if (session != null) {
             if (SshTransport.answers(session, PROBE_TIMEOUT)) {
-                judgeAgain(host, ranks);
+                judgeAgain(host, ports);
                 return;
             }
             // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
@@ -109,7 +110,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         String rankCommand;
         RemoteRankd.Prepared prepared;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
-            prepared = prepareRankd(host, ranks, session, sftp);
+            prepared = prepareRankd(host, ports, session, sftp);
             stageJar(host, session, sftp, prepared == null ? -1 : prepared.jobJarSize());
             rankCommand = prepared == null ? null : prepared.command();
         }
@@ -120,7 +121,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
                 return;
             }
             rankCommands.put(host, rankCommand);
-            memory.put(host, prepared == null ? OptionalLong.empty() : prepared.availableKib());
+            if (prepared != null) {
+                probed.put(host, prepared);
+            }
             sessions.put(host, session);
         }
         long readyNs = nanoClock.getAsLong();
@@ -131,17 +134,16 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * A host that is ready already, judged for {@code ranks} (more than before when ranks moved to it from a host that
-     * was lost) by what its probe found at login, without another probe.
+     * A host that is ready already, judged for ranks on {@code ports} (more than before when ranks moved to it from
+     * a host that was lost) by what its probe found at login, without another probe.
      */
-    private void judgeAgain(String host, int ranks) {
-        OptionalLong availableKib;
+    private void judgeAgain(String host, List<Integer> ports) {
+        RemoteRankd.Prepared found;
         synchronized (this) {
-            availableKib = memory.getOrDefault(host, OptionalLong.empty());
+            found = probed.get(host);
         }
-        HostMemory.remoteRefusal(host, ranks, availableKib).ifPresent(why -> {
-            throw LauncherException.startFailed(why, null);
-        });
+        RemoteRankd.judge(host, ports, found == null ? OptionalLong.empty() : found.availableKib(),
+                found == null ? Optional.<EphemeralRange>empty() : found.ephemeral());
     }
 
     private static String seconds(long nanos) {
@@ -149,16 +151,17 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * Null for {@code --rankd CMD} (used as given), else what the host has or gets staged to start its {@code ranks}
-     * ranks, found by the probe that also sizes the host's copy of the job jar and its memory.
+     * Null for {@code --rankd CMD} (used as given), else what the host has or gets staged to start its ranks on
+     * {@code ports}, found by the probe that also sizes the host's copy of the job jar, its memory and its ephemeral
+     * port range, and judges the host by them before anything is staged.
      */
-    private RemoteRankd.Prepared prepareRankd(String host, int ranks, ClientSession session, JarStager.Sftp sftp)
-            throws HostUnreachableException {
+    private RemoteRankd.Prepared prepareRankd(String host, List<Integer> ports, ClientSession session,
+                                              JarStager.Sftp sftp) throws HostUnreachableException {
         if (!command.isRankDaemon()) {
             return null;
         }
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, sftp, host, ranks, remoteJavaOrNull, rankdClasspath,
+                () -> RemoteRankd.prepare(session, sftp, host, ports, remoteJavaOrNull, rankdClasspath,
                         JarStager.remotePath(jar), console));
     }
 

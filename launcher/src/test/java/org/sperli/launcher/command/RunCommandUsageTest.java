@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,11 +137,8 @@ class RunCommandUsageTest {
     /** Any dial on the host may take a port of its ephemeral range before a rank listens there. */
     @Test
     void localRanksOnPortsOfThisHostsEphemeralRangeAreOneLineAndStatus2BeforeAnythingStarts() throws IOException {
-        Path file = EphemeralPorts.PROC_IPV4.resolve(EphemeralPorts.RANGE_FILE);
-        assumeTrue(Files.isReadable(file), "this host has no " + file);
-        Optional<EphemeralRange> range = Optional.of(EphemeralPorts.ofThisHost().orElseThrow());
-        int port = IntStream.rangeClosed(range.get().ports().first(), range.get().ports().last() - 1)
-                .filter(p -> range.get().takes(p) && range.get().takes(p + 1)).findFirst().orElseThrow();
+        Optional<EphemeralRange> range = Optional.of(LauncherHarness.ephemeralRange());
+        int port = LauncherHarness.twoEphemeralPorts(range.get());
         String expected = "sperli: " + EphemeralPorts.localRefusal(List.of(port, port + 1), range).orElseThrow();
         String jar = jar().toString();
 
