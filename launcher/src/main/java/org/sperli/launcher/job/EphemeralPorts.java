@@ -28,11 +28,11 @@ public final class EphemeralPorts {
     /**
      * Prints {@code sperli-ports LOW HIGH [RESERVED]} on a host that has the range, nothing elsewhere; the lines
      * after it run either way. The files are read with {@code cat}, not the shell's {@code read}: dash reads a byte at
-     * a time, and a sysctl file answers a read at any offset but 0 with its end ({@link #readAtOnce}), so
+     * a time, and a sysctl file answers a read at any offset but 0 with its end (as {@code readAtOnce} says), so
      * {@code read} got {@code 3} and failed.
      */
-    public static final String PROBE_SCRIPT = "p=$(cat " + PROC_IPV4.resolve(RANGE_FILE) + " 2>/dev/null) && echo \""
-            + PROBE_WORD + " $p $(cat " + PROC_IPV4.resolve(RESERVED_FILE) + " 2>/dev/null)\"; ";
+    public static final String PROBE_SCRIPT = "eph=$(cat " + PROC_IPV4.resolve(RANGE_FILE) + " 2>/dev/null) && echo \""
+            + PROBE_WORD + " $eph $(cat " + PROC_IPV4.resolve(RESERVED_FILE) + " 2>/dev/null)\"; ";
     /** The most of a file read: a reservation list as long is no list an administrator wrote. */
     static final int MAX_FILE = 64 * 1024;
     private static final String SYSCTL = "sysctl net.ipv4." + RESERVED_FILE;
