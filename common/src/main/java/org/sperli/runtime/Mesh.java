@@ -75,12 +75,26 @@ final class Mesh {
         String refused = connections.listen(config.ownPort(), PeerPipeline.initializer(server,
                 config.handshakeTimeout().toMillis(), this::accepted));
         if (refused != null) {
-            throw new SperliException(ErrorCode.H1613, "cannot listen at port " + config.ownPort() + ": " + refused);
+            throw new SperliException(ErrorCode.H1613, listenFailure(config.ownPort(), refused));
         }
         listening.run();
         dialHigherRanks();
         awaitHellos();
         connections.stopListening();
+    }
+
+    /**
+     * Why the rank cannot listen at {@code port}, {@code refused} being the bind's error. A port held by another
+     * process is said as such: under H1613 alone it read as a lost peer, and the operator's remedy is another port,
+     * not a look at the network. (The kernel hands ports of its ephemeral range to outgoing connections, so a rank
+     * port in that range can be taken by any dial on the host, the job's own included.)
+     */
+    static String listenFailure(int port, String refused) {
+        if (refused.contains("Address already in use")) {
+            return "port " + port + " is held by another process on this host, so this rank cannot listen there;"
+                    + " start the job with another --port-base, or give the rank another port in the host list";
+        }
+        return "cannot listen at port " + port + ": " + refused;
     }
 
     /** An accepted connection after its handshake; a failed one closes only itself (a stranger cannot end a job). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +17,10 @@ import org.sperli.identity.TlsSockets;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
 
-/** A rank whose setup fails after some peers connected tells them why: ABORT, never the BYE of a normal end. */
+/**
+ * A rank whose setup fails after some peers connected tells them why: ABORT, never the BYE of a normal end; one that
+ * cannot listen at all says why in words the operator can act on.
+ */
 class SetupFailureTest {
     /**
      * Rank 1 is real. Rank 0 (by hand) connects and exchanges HELLO; only then does rank 2's port accept TCP, so rank
@@ -44,6 +48,22 @@ class SetupFailureTest {
             SperliException e = rank1.get(30, TimeUnit.SECONDS);
             assertEquals(ErrorCode.H1613, e.code());
             assertTrue(e.reason().contains("no-such-host.invalid"), e.reason());
+        }
+    }
+
+    @Test
+    void aPortHeldByAnotherProcessIsNamedAsSuchNotAsALostPeer() throws Exception {
+        TestJob job = new TestJob(2);
+        int port = job.hosts.get(0).port();
+        try (ServerSocket holder = new ServerSocket()) {
+            holder.bind(new InetSocketAddress("0.0.0.0", port));
+
+            SperliException e = assertThrows(SperliException.class, () -> RankRuntime.connect(job.config(0)).close());
+
+            assertEquals(ErrorCode.H1613, e.code());
+            assertEquals("H1613 peer lost or unreachable: port " + port + " is held by another process on this host,"
+                    + " so this rank cannot listen there; start the job with another --port-base, or give the rank"
+                    + " another port in the host list", e.getMessage());
         }
     }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,7 +20,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Assumptions;
 import org.sperli.launcher.demo.JobJars;
+import org.sperli.launcher.job.EphemeralPorts;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.testjob.TestJob;
 import picocli.CommandLine;
 
@@ -115,23 +120,41 @@ public final class LauncherHarness {
         return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
     }
 
-    /** Ports the OS reports free on loopback now (the demo's own probe). */
+    /** Ports free now below this host's ephemeral range (the demo's own probe). */
     public static List<Integer> freePorts(int n) throws IOException {
         return org.sperli.launcher.command.LocalHosts.freePorts(n);
     }
 
     /**
-     * A port P such that P..P+n-1 are free on loopback now, for --port-base (ranks on one host get consecutive
-     * ports). Tries a bounded number of OS-chosen starting points.
+     * A port P such that P..P+n-1 are free on loopback now and lie below this host's ephemeral range, for
+     * --port-base (ranks on one host get consecutive ports). Tries a bounded number of random starting points.
      */
     public static int freePortRange(int n) throws IOException {
+        Optional<EphemeralRange> ephemeral = EphemeralPorts.ofThisHost();
         for (int attempt = 0; attempt < 50; attempt++) {
             int base = freePorts(1).get(0);
-            if (base + n - 1 <= 65535 && rangeFree(base, n)) {
+            if (base + n - 1 <= 65535 && ephemeral.map(r -> !r.overlaps(base, n)).orElse(true)
+                    && rangeFree(base, n)) {
                 return base;
             }
         }
         return fail("no " + n + " consecutive free ports found");
+    }
+
+    /**
+     * This host's ephemeral port range, read as the launcher reads it; the test is skipped on a host without the file
+     * (not Linux), and fails where the file is there and the launcher cannot read it.
+     */
+    public static EphemeralRange ephemeralRange() {
+        Path file = EphemeralPorts.PROC_IPV4.resolve(EphemeralPorts.RANGE_FILE);
+        Assumptions.assumeTrue(java.nio.file.Files.isReadable(file), "this host has no " + file);
+        return EphemeralPorts.ofThisHost().orElseThrow(() -> new AssertionError(file + " is there but not read"));
+    }
+
+    /** The lowest port P of {@code range} such that the kernel may give P and P+1 to outgoing connections. */
+    public static int twoEphemeralPorts(EphemeralRange range) {
+        return IntStream.rangeClosed(range.ports().first(), range.ports().last() - 1)
+                .filter(p -> range.takes(p) && range.takes(p + 1)).findFirst().orElseThrow();
     }
 
     private static boolean rangeFree(int base, int n) {

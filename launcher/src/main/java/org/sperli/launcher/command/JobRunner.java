@@ -17,6 +17,7 @@ import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.ClassDataArchive;
+import org.sperli.launcher.job.EphemeralPorts;
 import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.HostPlan;
 import org.sperli.launcher.job.IncarnationHistory;
@@ -45,9 +46,9 @@ import org.sperli.runtime.CheckpointSettings;
 /**
  * The steps every command that runs a job takes, in this order, so that nothing starts before every check passed:
  * the options, the --report file, the refused-host policy, the host plan (syntax, ports), the refused hosts (H1615,
- * exit 3), the jar, what the local ranks need of this host (its memory, the checkpoint directory), the --output-dir,
- * then the job's identity, the starters and the supervisor; at the end, the summary line and the report, both from
- * one {@link RunReport}.
+ * exit 3), the jar, what the local ranks need of this host (its memory, ports outside its ephemeral range, the
+ * checkpoint directory), the --output-dir, then the job's identity, the starters and the supervisor; at the end, the
+ * summary line and the report, both from one {@link RunReport}.
  */
 final class JobRunner {
 
@@ -96,7 +97,7 @@ final class JobRunner {
         }
         JobJar jar = JobJar.open(request.jar());
         int localRanks = plan.localRanks(request.forceSsh());
-        checkThisHost(localRanks, launch.rankd == null, request.checkpoint().dirOrNull);
+        checkThisHost(plan.localPorts(request.forceSsh()), launch.rankd == null, request.checkpoint().dirOrNull);
         Path outputDirOrNull = output.dirOrNull == null ? null : RankOutputFiles.prepare(output.dirOrNull);
         RankCommand command = rankCommand(request, environment, console);
         long startNs = System.nanoTime();
@@ -254,16 +255,21 @@ final class JobRunner {
     }
 
     /**
-     * What {@code localRanks} ranks need of this host: memory enough to hold them when they are the rank daemon's
-     * JVMs ({@link HostMemory}; {@code --rankd CMD} may start anything), and the checkpoint directory as they would
-     * see it (SSH ranks check their own host's, H1616).
+     * What the local ranks, on {@code ports}, need of this host: memory enough to hold them when they are the rank
+     * daemon's JVMs ({@link HostMemory}; {@code --rankd CMD} may start anything), ports outside its ephemeral range
+     * whatever the rank command ({@link EphemeralPorts}), and the checkpoint directory as they would see it (SSH
+     * ranks check their own host's, H1616).
      */
-    private static void checkThisHost(int localRanks, boolean rankDaemon, Path checkpointDirOrNull) {
+    private static void checkThisHost(List<Integer> ports, boolean rankDaemon, Path checkpointDirOrNull) {
+        int localRanks = ports.size();
         if (rankDaemon) {
             HostMemory.localRefusal(localRanks, HostMemory.MEMINFO).ifPresent(why -> {
                 throw LauncherException.usage(why);
             });
         }
+        EphemeralPorts.localRefusal(ports, EphemeralPorts.ofThisHost()).ifPresent(why -> {
+            throw LauncherException.usage(why);
+        });
         if (localRanks > 0) {
             checkCheckpointDir(checkpointDirOrNull);
         }

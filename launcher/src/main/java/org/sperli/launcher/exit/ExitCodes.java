@@ -17,13 +17,17 @@ public final class ExitCodes {
     public static final int COMPLETED = 0;
     /** A rank failed and the restarts allowed by --restart-max are used up. */
     public static final int JOB_FAILED = 1;
-    /** The command line, a host list, a hostfile, a deny file or the job jar is wrong; nothing was started. */
+    /**
+     * The command line, a host list, a hostfile, a deny file or the job jar is wrong, or this host cannot hold the
+     * local ranks (too little memory, a rank port in its ephemeral range); nothing was started.
+     */
     public static final int USAGE = 2;
     /** A listed host is refused by the refused-host policy (H1615); nothing was started. */
     public static final int HOST_REFUSED = 3;
     /**
-     * Ranks could not be started: no reachable host left, SSH host key or authentication refused, the jar could not
-     * be staged, the rank command is missing, or a rank refused its description or jar (rank status 2).
+     * Ranks could not be started: no reachable host left, SSH host key or authentication refused, an SSH host that
+     * cannot hold its ranks (memory, Java, a rank port in its ephemeral range), the jar could not be staged, the rank
+     * command is missing, or a rank refused its description or jar (rank status 2).
      */
     public static final int START_FAILED = 4;
     /** A bug in the launcher; the message says what, {@code -v} shows the stack trace. */

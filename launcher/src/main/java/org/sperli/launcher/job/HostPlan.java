@@ -30,8 +30,15 @@ import org.sperli.protocol.Limits;
  * includes the spare slots of {@code -n} ({@link SlotFill}): listed hosts that got no rank.
  */
 public final class HostPlan {
-    /** The default of {@code --port-base}. */
-    public static final int DEFAULT_PORT_BASE = 47000;
+    /**
+     * The default of {@code --port-base}. Below Linux's default ephemeral range (32768-60999, {@link EphemeralPorts}),
+     * where the 47000 of before lay: there any dial on the host could take a rank's port before the rank listened.
+     * And in a gap of the ports that services on cluster nodes hold: above the worker ports of Ray (10002-19999),
+     * Syncthing (21027, 22000); below GlusterFS (24007), the FlexLM license servers of commercial HPC software
+     * (27000-27009), MongoDB (27017), PyTorch's rendezvous (29400, 29500) and Kubernetes' node ports (30000-32767). A
+     * thousand ranks on one host stay in the gap.
+     */
+    public static final int DEFAULT_PORT_BASE = 23000;
     /** The names that run as local processes unless --ssh is given. */
     public static final Set<String> LOCAL_NAMES = Set.of("localhost", "127.0.0.1");
 
@@ -160,6 +167,11 @@ public final class HostPlan {
     /** How many ranks of this plan run as local processes ({@link #runsLocally}). */
     public int localRanks(boolean forceSsh) {
         return (int) entries().stream().filter(e -> runsLocally(e.host(), forceSsh)).count();
+    }
+
+    /** The ports of the ranks of this plan that run as local processes ({@link #runsLocally}), by rank. */
+    public List<Integer> localPorts(boolean forceSsh) {
+        return entries.stream().filter(e -> runsLocally(e.host(), forceSsh)).map(HostEntry::port).toList();
     }
 
     /** Whether a rank on {@code host} runs as a local process: localhost or 127.0.0.1, unless SSH is forced. */

@@ -24,16 +24,18 @@ final class HostPreparation {
     }
 
     /**
-     * Prepares every host of {@code ranksByHost} (each with the number of ranks it is to run) with {@code starter};
-     * returns those that could not be reached, in the order given, with why. Any other failure (a host that refuses
-     * the job, say) is thrown as soon as it is seen; the preparations still under way end with the starter's close.
+     * Prepares every host of {@code portsByHost} (each with the ports of the ranks it is to run) with
+     * {@code starter}; returns those that could not be reached, in the order given, with why. Any other failure (a
+     * host that refuses the job, say) is thrown as soon as it is seen; the preparations still under way end with the
+     * starter's close.
      */
-    static Map<String, HostUnreachableException> prepare(RankStarter starter, Map<String, Integer> ranksByHost) {
-        List<String> hosts = List.copyOf(ranksByHost.keySet());
+    static Map<String, HostUnreachableException> prepare(RankStarter starter,
+                                                         Map<String, List<Integer>> portsByHost) {
+        List<String> hosts = List.copyOf(portsByHost.keySet());
         Map<String, HostUnreachableException> lost = new LinkedHashMap<>();
         if (hosts.size() == 1) {
             try {
-                starter.prepare(hosts.get(0), ranksByHost.get(hosts.get(0)));
+                starter.prepare(hosts.get(0), portsByHost.get(hosts.get(0)));
             } catch (HostUnreachableException e) {
                 lost.put(hosts.get(0), e);
             }
@@ -49,7 +51,7 @@ final class HostPreparation {
             Map<Future<String>, String> hostOf = new LinkedHashMap<>();
             for (String host : hosts) {
                 hostOf.put(done.submit(() -> {
-                    starter.prepare(host, ranksByHost.get(host));
+                    starter.prepare(host, portsByHost.get(host));
                     return host;
                 }), host);
             }

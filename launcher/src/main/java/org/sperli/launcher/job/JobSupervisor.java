@@ -188,12 +188,12 @@ public final class JobSupervisor {
     private void prepareHosts() {
         Map<String, Integer> readyFor = new HashMap<>();
         while (true) {
-            Map<String, Integer> pending = remoteHosts();
-            pending.entrySet().removeIf(e -> e.getValue() <= readyFor.getOrDefault(e.getKey(), 0));
+            Map<String, List<Integer>> pending = remoteHosts();
+            pending.entrySet().removeIf(e -> e.getValue().size() <= readyFor.getOrDefault(e.getKey(), 0));
             if (pending.isEmpty()) {
                 break;
             }
-            readyFor.putAll(pending);
+            pending.forEach((host, ports) -> readyFor.put(host, ports.size()));
             for (Map.Entry<String, HostUnreachableException> lost
                     : HostPreparation.prepare(remote, pending).entrySet()) {
                 console.note(lost.getValue().getMessage());
@@ -201,28 +201,29 @@ public final class JobSupervisor {
                 moveRanksOff(lost.getKey(), lost.getValue());
             }
         }
-        int localRanks = localRanks();
-        if (localRanks > localReadyFor) {
+        List<Integer> localPorts = localPorts();
+        if (localPorts.size() > localReadyFor) {
             try {
-                local.prepare(LOCAL_HOST, localRanks);
+                local.prepare(LOCAL_HOST, localPorts);
             } catch (HostUnreachableException e) {
                 throw LauncherException.startFailed(e.getMessage(), e);
             }
-            localReadyFor = localRanks;
+            localReadyFor = localPorts.size();
         }
     }
 
-    /** How many ranks of the current host list run as local processes. */
-    private int localRanks() {
-        return (int) kit().hosts().stream().filter(e -> HostPlan.runsLocally(e.host(), forceSsh)).count();
+    /** The ports of the ranks of the current host list that run as local processes. */
+    private List<Integer> localPorts() {
+        return kit().hosts().stream().filter(e -> HostPlan.runsLocally(e.host(), forceSsh)).map(HostEntry::port)
+                .toList();
     }
 
-    /** The SSH hosts of the current host list, in its order, each with the number of ranks it runs. */
-    private Map<String, Integer> remoteHosts() {
-        Map<String, Integer> hosts = new LinkedHashMap<>();
+    /** The SSH hosts of the current host list, in its order, each with the ports of the ranks it runs. */
+    private Map<String, List<Integer>> remoteHosts() {
+        Map<String, List<Integer>> hosts = new LinkedHashMap<>();
         for (HostEntry e : kit().hosts()) {
             if (!HostPlan.runsLocally(e.host(), forceSsh)) {
-                hosts.merge(e.host(), 1, Integer::sum);
+                hosts.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(e.port());
             }
         }
         if (!hosts.isEmpty() && remote == null) {

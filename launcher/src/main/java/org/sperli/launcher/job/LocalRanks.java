@@ -27,17 +27,21 @@ public final class LocalRanks implements RankStarter, AutoCloseable {
     private final Console console;
     /** Where this host's memory is read when ranks move here ({@link HostMemory#MEMINFO}, a file in tests). */
     private final Path meminfo;
+    /** Where this host's ephemeral port range is read then ({@link EphemeralPorts#PROC_IPV4}, a folder in tests). */
+    private final Path ipv4Dir;
     private volatile boolean startedAny;
     private AgentLink agent;
 
     public LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
                       Map<String, String> environment, Console console) {
-        this(command, jar, jobArgs, denyFileOrNull, environment, console, HostMemory.MEMINFO);
+        this(command, jar, jobArgs, denyFileOrNull, environment, console, HostMemory.MEMINFO,
+                EphemeralPorts.PROC_IPV4);
     }
 
     LocalRanks(RankCommand command, JobJar jar, List<String> jobArgs, Path denyFileOrNull,
-               Map<String, String> environment, Console console, Path meminfo) {
+               Map<String, String> environment, Console console, Path meminfo, Path ipv4Dir) {
         this.meminfo = meminfo;
+        this.ipv4Dir = ipv4Dir;
         this.command = command;
         this.jar = jar;
         this.jobArgs = List.copyOf(jobArgs);
@@ -47,16 +51,20 @@ public final class LocalRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * Judges this host for {@code ranks} local ranks of the rank daemon, as the launcher did before the start, now
-     * that ranks of a lost host moved here; {@code --rankd CMD} may start anything, and is not judged.
+     * Judges this host for local ranks on {@code ports}, as the launcher did before the start, now that ranks of a
+     * lost host moved here: its memory for ranks of the rank daemon ({@code --rankd CMD} may start anything, and is
+     * not judged by it), the ports by its ephemeral range whatever the rank command.
      */
     @Override
-    public void prepare(String host, int ranks) {
+    public void prepare(String host, List<Integer> ports) {
         if (command.isRankDaemon()) {
-            HostMemory.localRefusal(ranks, meminfo).ifPresent(why -> {
+            HostMemory.localRefusal(ports.size(), meminfo).ifPresent(why -> {
                 throw LauncherException.startFailed(why, null);
             });
         }
+        EphemeralPorts.localRefusal(ports, EphemeralPorts.read(ipv4Dir)).ifPresent(why -> {
+            throw LauncherException.startFailed(why, null);
+        });
     }
 
     @Override

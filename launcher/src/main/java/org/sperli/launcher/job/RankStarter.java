@@ -1,20 +1,21 @@
 package org.sperli.launcher.job;
 
 import java.io.IOException;
+import java.util.List;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 
 /** Starts ranks on one kind of host: local processes, or SSH channels (org.sperli.launcher.ssh). */
 public interface RankStarter {
     /**
-     * Makes {@code host} ready before its {@code ranks} ranks start there (for SSH: connect, log in, check that it can
-     * hold them, stage the jar; for local ranks: check that this host can hold them, once ranks moved here). Called
-     * before every incarnation, and again with a larger {@code ranks} when ranks of a lost host moved to it; cheap
-     * when the host is still ready.
+     * Makes {@code host} ready before its ranks start there on {@code ports}, one a rank (for SSH: connect, log in,
+     * check that it can hold them, memory and ports, stage the jar; for local ranks: check that this host can hold
+     * them, once ranks moved here). Called before every incarnation, and again with more ports when ranks of a lost
+     * host moved to it; cheap when the host is still ready.
      *
      * @throws HostUnreachableException when the host cannot be reached: its ranks move to another host
      */
-    default void prepare(String host, int ranks) throws HostUnreachableException {
+    default void prepare(String host, List<Integer> ports) throws HostUnreachableException {
     }
 
     /**

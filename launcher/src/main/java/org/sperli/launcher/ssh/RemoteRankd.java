@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.StringJoiner;
@@ -15,6 +16,8 @@ import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.CommandWords;
+import org.sperli.launcher.job.EphemeralPorts;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.job.RankJvmDefaults;
@@ -28,9 +31,10 @@ import org.sperli.launcher.report.Console;
  *
  * <p>One remote command finds out everything: the size of the job jar's cached copy, whether {@code sperli-rankd} is
  * there, which Java would run and its {@code -version} line, the SHA-256 of each jar already in the cache
- * ({@code sha256sum}), the class-data archives of earlier jobs ({@link StagedArchive}), which the ranks then map, and
- * the host's available memory and free swap, so that a host given more ranks than it can hold refuses the job before
- * any rank starts ({@link HostMemory}).
+ * ({@code sha256sum}), the class-data archives of earlier jobs ({@link StagedArchive}), which the ranks then map, the
+ * host's available memory and free swap, so that a host given more ranks than it can hold refuses the job before any
+ * rank starts ({@link HostMemory}), and its ephemeral port range, so that ranks whose ports lie in it do too
+ * ({@link EphemeralPorts}); both before anything is staged.
  * A host that holds all of it is never asked for an SFTP channel: on OpenSSH that channel starts a process of its
  * own, half a second of a host's preparation on a 2-core machine. A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
@@ -52,22 +56,39 @@ final class RemoteRankd {
     /**
      * What {@link #prepare} found and made: the command (before the rank's arguments) that starts a rank, the size
      * of the job jar's cached copy on the host (-1 where it has none), and the host's memory with its free swap in kB
-     * as the probe found it (empty where it printed none), by which the host is judged again when ranks move to it.
+     * and its ephemeral port range as the probe found them (empty where it printed none), by which the host is judged
+     * again when ranks move to it ({@link #judge}).
      */
-    record Prepared(String command, long jobJarSize, OptionalLong availableKib) {
+    record Prepared(String command, long jobJarSize, OptionalLong availableKib, Optional<EphemeralRange> ephemeral) {
+    }
+
+    /**
+     * Refuses the job when {@code host} cannot hold ranks on {@code ports}, by what its probe found: memory
+     * ({@link HostMemory}) and ports in its ephemeral range ({@link EphemeralPorts}).
+     *
+     * @throws LauncherException with {@link org.sperli.launcher.exit.ExitCodes#START_FAILED} and the one line
+     */
+    static void judge(String host, List<Integer> ports, OptionalLong availableKib,
+                      Optional<EphemeralRange> ephemeral) {
+        HostMemory.remoteRefusal(host, ports.size(), availableKib).ifPresent(why -> {
+            throw LauncherException.startFailed(why, null);
+        });
+        EphemeralPorts.refusal(host, ports, ephemeral).ifPresent(why -> {
+            throw LauncherException.startFailed(why, null);
+        });
     }
 
     /**
      * The command that starts a rank on {@code host}, staging the rank daemon where it needs it, and the size of the
      * host's copy of {@code jobJarPath} (which the caller stages).
      *
-     * @throws LauncherException when the host cannot run its {@code ranks} ranks (too little memory for them, no
-     *         usable Java) or the staging fails
+     * @throws LauncherException when the host cannot run its ranks on {@code ports} (too little memory for them, a
+     *         port in its ephemeral range, no usable Java) or the staging fails
      * @throws IOException when the session fails under the probe or the copy
      */
-    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, int ranks,
-                            String remoteJavaOrNull, RankdClasspath classpath, String jobJarPath, Console console)
-            throws IOException {
+    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, List<Integer> ports,
+                            boolean rankDaemon, String remoteJavaOrNull, RankdClasspath classpath, String jobJarPath,
+                            Console console) throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
         // class path that cannot be staged matters only once the host turns out to have no sperli-rankd.
         List<RankdClasspath.Jar> jars = List.of();
@@ -81,13 +102,14 @@ final class RemoteRankd {
         for (RankdClasspath.Jar jar : jars) {
             cached.add(jar.remotePath());
         }
-        Probe probe = Probe.run(session, remoteJavaOrNull, jobJarPath, cached);
-        HostMemory.remoteRefusal(host, ranks, probe.availableKib()).ifPresent(why -> {
-            throw LauncherException.startFailed(why, null);
-        });
+        Probe found = Probe.run(session, remoteJavaOrNull, jobJarPath, cached);
+        // Ranks of another command (--rankd) may be anything: only the rank daemon's JVMs are judged for memory.
+        Probe probe = rankDaemon ? found : found.withoutMemory();
+        judge(host, ports, probe.availableKib(), probe.ephemeral());
         if (probe.rankdPath() != null) {
             console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
-            return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize(), probe.availableKib());
+            return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize(), probe.availableKib(),
+                    probe.ephemeral());
         }
         OptionalInt feature = JavaVersion.feature(probe.javaVersionLine());
         if (feature.isEmpty() || feature.getAsInt() < JavaVersion.MINIMUM) {
@@ -124,7 +146,7 @@ final class RemoteRankd {
                 + (probe.hugePagesOnRequest() ? " " + RankJvmDefaults.HUGE_PAGES : "")
                 + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
                 + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN, probe.jobJarSize(),
-                probe.availableKib());
+                probe.availableKib(), probe.ephemeral());
     }
 
     /** The shell line that prints {@value #SIZE_WORD} and the size of {@code file} when it is on the host. */
@@ -164,10 +186,18 @@ final class RemoteRankd {
      * is none); {@code sperli-rankd}'s path when it is on the PATH; else the Java command that would run ranks, the
      * first line of its {@code -version} output (an error line when it is missing), the SHA-256 of each asked-for
      * file already on the host, by path ({@link #NO_SUM} where the host has no {@code sha256sum}), what it has for
-     * class-data archives, and its available memory and free swap in kB (empty where it has no {@code /proc/meminfo}).
+     * class-data archives, its available memory and free swap in kB (empty where it has no {@code /proc/meminfo}),
+     * and its ephemeral port range (empty where it printed none, {@link EphemeralPorts#PROBE_SCRIPT}).
      */
-    record Probe(long jobJarSize, OptionalLong availableKib, String rankdPath, String java, String javaVersionLine,
-                 Map<String, String> sums, StagedArchive.Host archives, boolean hugePagesOnRequest) {
+    record Probe(long jobJarSize, OptionalLong availableKib, Optional<EphemeralRange> ephemeral, String rankdPath,
+                 String java, String javaVersionLine, Map<String, String> sums, StagedArchive.Host archives,
+                 boolean hugePagesOnRequest) {
+        /** This probe as if the host had printed no memory: a host not to be judged for it. */
+        Probe withoutMemory() {
+            return new Probe(jobJarSize, OptionalLong.empty(), ephemeral, rankdPath, java, javaVersionLine, sums,
+                    archives, hugePagesOnRequest);
+        }
+
         /** The first word of the probe's line with the kernel's mode of transparent huge pages. */
         static final String HUGE_PAGES_WORD = "sperli-thp";
         /** Prints the two lines of {@code /proc/meminfo} that {@link HostMemory} reads; nothing where there is none. */
@@ -178,7 +208,7 @@ final class RemoteRankd {
                 throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
-            return parse(RemoteRankd.run(session, sizeScript(jobJarPath) + MEMORY_SCRIPT
+            return parse(RemoteRankd.run(session, sizeScript(jobJarPath) + MEMORY_SCRIPT + EphemeralPorts.PROBE_SCRIPT
                     + "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
                     + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
                     + StagedArchive.probeScript() + "{ read -r t < " + RankJvmDefaults.THP_MODE + " && echo \""
@@ -187,15 +217,22 @@ final class RemoteRankd {
 
         static Probe parse(String out) {
             StringBuilder meminfo = new StringBuilder();
+            List<Optional<EphemeralRange>> ephemeral = new ArrayList<>();
+            // Taken out wherever they stand: the other lines are read by their position.
             String[] lines = Arrays.stream(out.split("\n")).filter(line -> {
                 boolean memory = line.startsWith(HostMemory.MEM_AVAILABLE)
                         || line.startsWith(HostMemory.SWAP_FREE);
                 if (memory) {
                     meminfo.append(line).append('\n');
                 }
-                return !memory;
+                boolean ports = line.startsWith(EphemeralPorts.PROBE_WORD + " ");
+                if (ports) {
+                    ephemeral.add(EphemeralPorts.parseProbeLine(line));
+                }
+                return !memory && !ports;
             }).toArray(String[]::new);
             OptionalLong availableKib = HostMemory.availableKib(meminfo.toString());
+            Optional<EphemeralRange> range = ephemeral.isEmpty() ? Optional.empty() : ephemeral.get(0);
             long jobJarSize = -1;
             if (lines.length > 0 && lines[0].startsWith(SIZE_WORD + " ")) {
                 jobJarSize = size(lines[0].substring(SIZE_WORD.length()).strip());
@@ -203,8 +240,8 @@ final class RemoteRankd {
             }
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
-                return new Probe(jobJarSize, availableKib, printable(first.substring("rankd ".length())), null, null,
-                        Map.of(), StagedArchive.Host.NONE, false);
+                return new Probe(jobJarSize, availableKib, range, printable(first.substring("rankd ".length())), null,
+                        null, Map.of(), StagedArchive.Host.NONE, false);
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
@@ -225,7 +262,7 @@ final class RemoteRankd {
                     sums.put(parts[1], parts[0]);
                 }
             }
-            return new Probe(jobJarSize, availableKib, null, java, version.isEmpty() ? "(no output)" : version,
+            return new Probe(jobJarSize, availableKib, range, null, java, version.isEmpty() ? "(no output)" : version,
                     Map.copyOf(sums), archives.host(), hugePages);
         }
 

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,7 +21,7 @@ import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.AgentLink;
 import org.sperli.launcher.job.CommandWords;
-import org.sperli.launcher.job.HostMemory;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.job.HostUnreachableException;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.RankCommand;
@@ -64,11 +65,11 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     /** Per host, the command that starts a rank there (what {@link RemoteRankd} found or staged). */
     private final Map<String, String> rankCommands = new HashMap<>();
     /**
-     * Per host, its memory with its free swap in kB as its probe found it at login (empty when unknown or not judged):
-     * the first login's comes before any rank of the job ran there, so ranks of an earlier incarnation, which may still
-     * be ending while the next is prepared, do not count against it.
+     * Per host, what its probe found at login: its memory with its free swap (none for {@code --rankd CMD}, whose
+     * ranks are not judged for it), and its ephemeral port range. The first login's comes before any rank of the job ran there, so
+     * ranks of an earlier incarnation, which may still be ending while the next is prepared, do not count against it.
      */
-    private final Map<String, OptionalLong> memory = new HashMap<>();
+    private final Map<String, RemoteRankd.Prepared> probed = new HashMap<>();
     private boolean closed;
 
     /**
@@ -93,7 +94,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      * login or a transfer.
      */
     @Override
-    public void prepare(String host, int ranks) throws HostUnreachableException {
+    public void prepare(String host, List<Integer> ports) throws HostUnreachableException {
         // The host agent is the rank daemon's jar in another mode: every host needs it, whatever starts the ranks.
         rankdClasspath.prefetch();
         long beganNs = nanoClock.getAsLong();
@@ -103,7 +104,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         }
         if (session != null) {
             if (SshTransport.answers(session, PROBE_TIMEOUT)) {
-                judgeAgain(host, ranks);
+                judgeAgain(host, ports);
                 ensureAgent(host, session);
                 return;
             }
@@ -126,7 +127,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         String rankCommand;
         RemoteRankd.Prepared prepared;
         try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
-            prepared = prepareRankd(host, ranks, session, sftp);
+            prepared = prepareRankd(host, ports, session, sftp);
             stageJar(host, session, sftp, prepared.jobJarSize());
             rankCommand = command.isRankDaemon() ? prepared.command() : null;
         }
@@ -138,7 +139,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
             }
             rankCommands.put(host, rankCommand);
             agentCommands.put(host, prepared.command() + " " + AGENT_MODE + " --host " + CommandWords.quote(host));
-            memory.put(host, command.isRankDaemon() ? prepared.availableKib() : OptionalLong.empty());
+            probed.put(host, prepared);
             sessions.put(host, session);
         }
         ensureAgent(host, session);
@@ -150,17 +151,16 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * A host that is ready already, judged for {@code ranks} (more than before when ranks moved to it from a host that
-     * was lost) by what its probe found at login, without another probe.
+     * A host that is ready already, judged for ranks on {@code ports} (more than before when ranks moved to it from
+     * a host that was lost) by what its probe found at login, without another probe.
      */
-    private void judgeAgain(String host, int ranks) {
-        OptionalLong availableKib;
+    private void judgeAgain(String host, List<Integer> ports) {
+        RemoteRankd.Prepared found;
         synchronized (this) {
-            availableKib = memory.getOrDefault(host, OptionalLong.empty());
+            found = probed.get(host);
         }
-        HostMemory.remoteRefusal(host, ranks, availableKib).ifPresent(why -> {
-            throw LauncherException.startFailed(why, null);
-        });
+        RemoteRankd.judge(host, ports, found == null ? OptionalLong.empty() : found.availableKib(),
+                found == null ? Optional.<EphemeralRange>empty() : found.ephemeral());
     }
 
     private static String seconds(long nanos) {
@@ -169,15 +169,15 @@ public final class SshRanks implements RankStarter, AutoCloseable {
 
     /**
      * What the host has or gets staged to run the rank daemon (the host agent, and the ranks unless {@code --rankd
-     * CMD} names another command) for its {@code ranks} ranks, found by the probe that also sizes the host's copy of
-     * the job jar and its memory.
+     * CMD} names another command) for its ranks on {@code ports}, found by the probe that also sizes the host's copy
+     * of the job jar, its memory and its ephemeral port range, and judges the host by them before anything is staged
+     * (ranks of {@code --rankd CMD} may be anything, and are not judged for memory).
      */
-    private RemoteRankd.Prepared prepareRankd(String host, int ranks, ClientSession session, JarStager.Sftp sftp)
-            throws HostUnreachableException {
-        // Ranks of --rankd CMD may be anything, and are not judged for memory; the agent is small.
-        int judged = command.isRankDaemon() ? ranks : 0;
+    private RemoteRankd.Prepared prepareRankd(String host, List<Integer> ports, ClientSession session,
+                                              JarStager.Sftp sftp) throws HostUnreachableException {
         return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, sftp, host, judged, remoteJavaOrNull, rankdClasspath,
+                () -> RemoteRankd.prepare(session, sftp, host, ports, command.isRankDaemon(), remoteJavaOrNull,
+                        rankdClasspath,
                         JarStager.remotePath(jar), console));
     }
 

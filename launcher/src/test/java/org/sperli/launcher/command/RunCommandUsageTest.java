@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sperli.launcher.LauncherHarness.Run;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.exit.ExitCodes;
+import org.sperli.launcher.job.EphemeralPorts;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.job.HostMemory;
 
 /** Bad command lines and bad input end with exit status 2, one line on stderr, no stack trace, nothing started. */
@@ -131,6 +134,23 @@ class RunCommandUsageTest {
         assertUsage(run("run", "-n", "4096", jar().toString()), "4096 local ranks need at least 256.0 GiB");
     }
 
+    /** Any dial on the host may take a port of its ephemeral range before a rank listens there. */
+    @Test
+    void localRanksOnPortsOfThisHostsEphemeralRangeAreOneLineAndStatus2BeforeAnythingStarts() throws IOException {
+        Optional<EphemeralRange> range = Optional.of(LauncherHarness.ephemeralRange());
+        int port = LauncherHarness.twoEphemeralPorts(range.get());
+        String expected = "sperli: " + EphemeralPorts.localRefusal(List.of(port, port + 1), range).orElseThrow();
+        String jar = jar().toString();
+
+        Run explicit = run("run", "--hosts", "localhost:" + port + ",127.0.0.1:" + (port + 1), jar);
+        assertUsage(explicit, "ports " + port + "-" + (port + 1) + " of the local ranks lie in this host's ephemeral"
+                + " port range ");
+        assertEquals(List.of(expected), explicit.errLines());
+        Run fromBase = run("run", "--port-base", Integer.toString(port), "-n", "2", jar);
+        assertUsage(fromBase, "--port-base ");
+        assertEquals(List.of(expected), fromBase.errLines());
+    }
+
     @Test
     void aRankCountOutsideItsRangeIsOneLineAndStatus2() throws IOException {
         assertUsage(run("run", "-n", "0", jar().toString()), "-n 0 is not in 1..4096");
@@ -182,7 +202,7 @@ class RunCommandUsageTest {
     @Test
     void refusesIpv6() throws IOException {
         assertUsage(run("run", "--hosts", "::1", jar().toString()), "looks like IPv6");
-        assertUsage(run("run", "--hosts", "[::1]:47000", jar().toString()), "looks like IPv6");
+        assertUsage(run("run", "--hosts", "[::1]:23000", jar().toString()), "looks like IPv6");
     }
 
     @Test

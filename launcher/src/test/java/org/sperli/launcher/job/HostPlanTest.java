@@ -1,6 +1,7 @@
 package org.sperli.launcher.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,14 +24,28 @@ class HostPlanTest {
 
     @Test
     void ranksOnOneHostGetConsecutivePortsFromTheBase() {
-        assertEquals(List.of(new HostEntry("a", 47000), new HostEntry("b", 47000), new HostEntry("a", 47001)),
-                plan("a,b,a", 47000).entries());
+        assertEquals(List.of(new HostEntry("a", 23000), new HostEntry("b", 23000), new HostEntry("a", 23001)),
+                plan("a,b,a", 23000).entries());
+    }
+
+    @Test
+    void theDefaultPortBaseLeavesAThousandRanksBelowLinuxsDefaultEphemeralRange() {
+        EphemeralRange linux = EphemeralPorts.parse("32768\t60999\n").orElseThrow();
+        assertFalse(linux.overlaps(HostPlan.DEFAULT_PORT_BASE, 1000));
+    }
+
+    @Test
+    void theLocalPortsAreThoseOfTheRanksThatRunAsLocalProcesses() {
+        HostPlan plan = plan("localhost,node1,127.0.0.1:23007,localhost", 23000);
+        assertEquals(List.of(23000, 23007, 23001), plan.localPorts(false));
+        assertEquals(List.of(), plan("node1,node2", 23000).localPorts(false));
+        assertEquals(List.of(), plan.localPorts(true));
     }
 
     @Test
     void explicitPortsAreKeptAndSkipped() {
-        assertEquals(List.of(new HostEntry("a", 47000), new HostEntry("a", 47002), new HostEntry("a", 47001),
-                new HostEntry("a", 47003)), plan("a:47000,a,a:47001,a", 47000).entries());
+        assertEquals(List.of(new HostEntry("a", 23000), new HostEntry("a", 23002), new HostEntry("a", 23001),
+                new HostEntry("a", 23003)), plan("a:23000,a,a:23001,a", 23000).entries());
     }
 
     @Test
@@ -41,16 +56,16 @@ class HostPlanTest {
 
     @Test
     void hostsAreNormalized() {
-        assertEquals("node1.example.org", plan("Node1.EXAMPLE.org.", 47000).entries().get(0).host());
+        assertEquals("node1.example.org", plan("Node1.EXAMPLE.org.", 23000).entries().get(0).host());
     }
 
     @Test
     void refusesIpv6AndBadNamesWithTheirOrigin() {
-        LauncherException e = assertThrows(LauncherException.class, () -> plan("a,::1", 47000));
+        LauncherException e = assertThrows(LauncherException.class, () -> plan("a,::1", 23000));
         assertTrue(e.getMessage().startsWith("--hosts entry 2: "), e.getMessage());
         assertTrue(e.getMessage().contains("IPv6"), e.getMessage());
-        assertThrows(LauncherException.class, () -> plan("-a", 47000));
-        assertThrows(LauncherException.class, () -> plan("a..b", 47000));
+        assertThrows(LauncherException.class, () -> plan("-a", 23000));
+        assertThrows(LauncherException.class, () -> plan("a..b", 23000));
     }
 
     @Test
@@ -61,7 +76,7 @@ class HostPlanTest {
 
     @Test
     void refusalsNameEveryRankOfARefusedHost() {
-        HostPlan plan = plan("x.bad.org,ok,x.bad.org", 47000);
+        HostPlan plan = plan("x.bad.org,ok,x.bad.org", 23000);
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(Map.of("SPERLI_REFUSED_HOSTS", "bad.org"),
                 (Path) null, w -> { });
         assertEquals(List.of("H1615 host refused: host 'x.bad.org' is below 'bad.org' from SPERLI_REFUSED_HOSTS"
@@ -71,12 +86,12 @@ class HostPlanTest {
 
     @Test
     void relocationPicksTheLeastLoadedReachableAllowedHostAndAFreePort() {
-        HostPlan plan = plan("a,b,c,c,d", 47000);
+        HostPlan plan = plan("a,b,c,c,d", 23000);
         List<HostEntry> current = plan.entries();
         RefusedHostPolicy refusesD = RefusedHostPolicy.fromEnvironment(Map.of("SPERLI_REFUSED_HOSTS", "d"),
                 (Path) null, w -> { });
         // a is unreachable; d is refused (never a target); b has one rank, c two: b, on its next port.
-        assertEquals(Optional.of(new HostEntry("b", 47001)),
+        assertEquals(Optional.of(new HostEntry("b", 23001)),
                 plan.relocate(0, current, Set.of("a"), refusesD));
         assertEquals(Optional.empty(), plan.relocate(0, current, Set.of("a", "b", "c"), refusesD));
     }

@@ -29,7 +29,7 @@ class HostPreparationTest {
     private static RankStarter starter(Prepare body) {
         return new RankStarter() {
             @Override
-            public void prepare(String host, int ranks) throws HostUnreachableException {
+            public void prepare(String host, List<Integer> ports) throws HostUnreachableException {
                 try {
                     body.run(host);
                 } catch (InterruptedException e) {
@@ -46,21 +46,21 @@ class HostPreparationTest {
     }
 
     /** {@code hosts} in their order, each to run one rank. */
-    private static Map<String, Integer> oneRankEach(String... hosts) {
-        Map<String, Integer> ranks = new LinkedHashMap<>();
+    private static Map<String, List<Integer>> oneRankEach(String... hosts) {
+        Map<String, List<Integer>> ranks = new LinkedHashMap<>();
         for (String host : hosts) {
-            ranks.put(host, 1);
+            ranks.put(host, List.of(23000));
         }
         return ranks;
     }
 
     @Test
-    void eachHostIsPreparedForItsOwnNumberOfRanks() {
-        Map<String, Integer> seen = new ConcurrentHashMap<>();
+    void eachHostIsPreparedForItsOwnRanksPorts() {
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
         RankStarter records = new RankStarter() {
             @Override
-            public void prepare(String host, int ranks) {
-                seen.put(host, ranks);
+            public void prepare(String host, List<Integer> ports) {
+                seen.put(host, ports);
             }
 
             @Override
@@ -68,10 +68,10 @@ class HostPreparationTest {
                 throw new AssertionError("preparing a host starts no rank");
             }
         };
-        Map<String, Integer> planned = new LinkedHashMap<>();
-        planned.put("a", 3);
-        planned.put("b", 1);
-        planned.put("c", 64);
+        Map<String, List<Integer>> planned = new LinkedHashMap<>();
+        planned.put("a", List.of(23000, 23001, 23002));
+        planned.put("b", List.of(23000));
+        planned.put("c", List.of(24000, 23005));
 
         assertEquals(Map.of(), HostPreparation.prepare(records, planned));
         assertEquals(planned, seen);

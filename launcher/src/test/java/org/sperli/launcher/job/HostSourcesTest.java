@@ -25,17 +25,17 @@ class HostSourcesTest {
 
     @Test
     void hostsListTakesHostAndHostPortAndRepeats() {
-        List<HostSpec> specs = HostSources.fromList("node1, node2:47010,node1");
-        assertEquals(List.of(new HostSpec("node1", 0, "--hosts entry 1"), new HostSpec("node2", 47010,
+        List<HostSpec> specs = HostSources.fromList("node1, node2:23010,node1");
+        assertEquals(List.of(new HostSpec("node1", 0, "--hosts entry 1"), new HostSpec("node2", 23010,
                 "--hosts entry 2"), new HostSpec("node1", 0, "--hosts entry 3")), specs);
     }
 
     @Test
     void hostsEntryWithSlashNIsNSlotsOnConsecutivePorts() {
-        List<HostSpec> specs = HostSources.fromList("node1/2,node2:47010/3");
+        List<HostSpec> specs = HostSources.fromList("node1/2,node2:23010/3");
         assertEquals(List.of("node1", "node1", "node2", "node2", "node2"),
                 specs.stream().map(HostSpec::host).toList());
-        assertEquals(List.of(0, 0, 47010, 47011, 47012), specs.stream().map(HostSpec::port).toList());
+        assertEquals(List.of(0, 0, 23010, 23011, 23012), specs.stream().map(HostSpec::port).toList());
         assertEquals("--hosts entry 2", specs.get(4).origin());
     }
 
@@ -52,7 +52,7 @@ class HostSourcesTest {
     @Test
     void ipv6IsLeftWholeForTheSyntaxCheck() {
         assertEquals("fe80::1", HostSources.fromList("fe80::1").get(0).host());
-        assertEquals("[::1]:47000", HostSources.fromList("[::1]:47000").get(0).host());
+        assertEquals("[::1]:23000", HostSources.fromList("[::1]:23000").get(0).host());
     }
 
     @Test

@@ -14,8 +14,8 @@ import org.sperli.launcher.report.RunReport;
 
 /** The report's record of an incarnation: hosts, statuses, H codes of last stderr lines, durations by a moved clock. */
 class IncarnationHistoryTest {
-    private static final List<HostEntry> HOSTS = List.of(new HostEntry("localhost", 47000),
-            new HostEntry("node2", 47000), new HostEntry("node3", 47000));
+    private static final List<HostEntry> HOSTS = List.of(new HostEntry("localhost", 23000),
+            new HostEntry("node2", 23000), new HostEntry("node3", 23000));
 
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final IncarnationHistory history = new IncarnationHistory(
@@ -81,11 +81,11 @@ class IncarnationHistoryTest {
         assertEquals(2010, i.durationMs());
         assertEquals(RunReport.Result.FAILED, i.result());
         assertEquals("rank 1 was killed by signal 9", i.reason());
-        assertEquals(new RunReport.Rank(0, "localhost", 47000, "local pid 100", 5, "exited with status 5 (peer lost"
+        assertEquals(new RunReport.Rank(0, "localhost", 23000, "local pid 100", 5, "exited with status 5 (peer lost"
                 + " or unreachable)", "H1613", "H1613 rank 0: peer 1 lost after 5000 ms", 2010L), i.ranks().get(0));
-        assertEquals(new RunReport.Rank(1, "node2", 47000, "local pid 101", 137, "was killed by signal 9", null,
+        assertEquals(new RunReport.Rank(1, "node2", 23000, "local pid 101", 137, "was killed by signal 9", null,
                 null, 1500L), i.ranks().get(1));
-        assertEquals(new RunReport.Rank(2, "node3", 47000, null, null, "not started", null, null, null),
+        assertEquals(new RunReport.Rank(2, "node3", 23000, null, null, "not started", null, null, null),
                 i.ranks().get(2));
     }
 

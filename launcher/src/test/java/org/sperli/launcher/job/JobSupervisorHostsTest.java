@@ -32,9 +32,10 @@ import org.sperli.launcher.report.Console;
 class JobSupervisorHostsTest {
     private static final int HOLDS = 2;
 
-    /** What a fake starter was asked: host and number of ranks, in order; and whether any start was tried. */
+    /** What a fake starter was asked: host and number of ranks, and the ports, in order; whether a start was tried. */
     private static final class Recorder implements RankStarter {
         final List<String> prepared = Collections.synchronizedList(new ArrayList<>());
+        final List<List<Integer>> ports = Collections.synchronizedList(new ArrayList<>());
         final List<Integer> started = Collections.synchronizedList(new ArrayList<>());
         private final String lostHostOrNull;
 
@@ -43,8 +44,10 @@ class JobSupervisorHostsTest {
         }
 
         @Override
-        public void prepare(String host, int ranks) throws HostUnreachableException {
+        public void prepare(String host, List<Integer> ports) throws HostUnreachableException {
+            int ranks = ports.size();
             prepared.add(host + "=" + ranks);
+            this.ports.add(ports);
             if (host.equals(lostHostOrNull)) {
                 throw new HostUnreachableException(host, "test: no route", null);
             }
@@ -64,7 +67,7 @@ class JobSupervisorHostsTest {
     private final StringWriter said = new StringWriter();
 
     private JobSupervisor.Result run(List<HostSpec> hosts, RankStarter local, RankStarter remote) {
-        HostPlan plan = HostPlan.build(hosts, 47000);
+        HostPlan plan = HostPlan.build(hosts, 23000);
         JobKit kit = JobKit.create(plan.entries(), 5000, Duration.ofHours(1), Instant.now(), new SecureRandom());
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(Map.of(), null, warning -> { });
         PrintWriter out = new PrintWriter(said, true);
@@ -126,6 +129,8 @@ class JobSupervisorHostsTest {
         assertEquals(ExitCodes.START_FAILED, result.exitStatus(), said.toString());
         assertEquals("host localhost cannot hold its 4 ranks", result.outcome());
         assertEquals(List.of("localhost=4"), local.prepared);
+        // Ranks 1 and 3 moved here onto the lowest ports left from the base: judged by them too (ephemeral range).
+        assertEquals(List.of(List.of(23000, 23002, 23001, 23003)), local.ports);
         assertEquals(List.of(), local.started);
         assertEquals(List.of(), remote.started);
     }

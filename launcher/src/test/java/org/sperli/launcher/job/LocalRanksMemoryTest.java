@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.launcher.LauncherHarness;
@@ -27,7 +28,7 @@ class LocalRanksMemoryTest {
                 + "SwapFree: 0 kB\n");
         PrintWriter out = new PrintWriter(new StringWriter(), true);
         return new LocalRanks(RankCommand.of(rankdOrNull, Map.of()), JobJar.open(LauncherHarness.testJar(dir)),
-                List.of(), null, Map.of(), new Console(out, out, false, false, false), meminfo);
+                List.of(), null, Map.of(), new Console(out, out, false, false, false), meminfo, dir);
     }
 
     @Test
@@ -35,8 +36,9 @@ class LocalRanksMemoryTest {
         LocalRanks ranks = localRanks(null);
 
         // 97.7 MiB available: one rank JVM at 64 MiB fits, two do not.
-        assertDoesNotThrow(() -> ranks.prepare("localhost", 1));
-        LauncherException refused = assertThrows(LauncherException.class, () -> ranks.prepare("localhost", 2));
+        assertDoesNotThrow(() -> ranks.prepare("localhost", List.of(23000)));
+        LauncherException refused = assertThrows(LauncherException.class,
+                () -> ranks.prepare("localhost", List.of(23000, 23001)));
 
         assertEquals(ExitCodes.START_FAILED, refused.exitCode());
         assertEquals("2 local ranks need at least 128 MiB of memory (64 MiB a rank JVM), and this host has 97 MiB"
@@ -49,6 +51,6 @@ class LocalRanksMemoryTest {
     void ranksOfAnotherRankCommandAreNotJudged() throws Exception {
         LocalRanks ranks = localRanks("my-rankd --flag");
 
-        assertDoesNotThrow(() -> ranks.prepare("localhost", 4096));
+        assertDoesNotThrow(() -> ranks.prepare("localhost", IntStream.range(23000, 23000 + 4096).boxed().toList()));
     }
 }

@@ -60,15 +60,15 @@ class SlotFillTest {
 
     @Test
     void aRankOfAnUnreachableHostMovesToASpareHost() {
-        HostPlan plan = HostPlan.build(SlotFill.first(2, HostSources.fromList("a/2,b/2"), "--hosts"), 47000);
+        HostPlan plan = HostPlan.build(SlotFill.first(2, HostSources.fromList("a/2,b/2"), "--hosts"), 23000);
         RefusedHostPolicy none = RefusedHostPolicy.fromEnvironment(Map.of(), (Path) null, w -> { });
-        assertEquals(List.of(new HostEntry("a", 47000), new HostEntry("a", 47001)), plan.entries());
-        assertEquals(Optional.of(new HostEntry("b", 47000)), plan.relocate(0, plan.entries(), Set.of("a"), none));
+        assertEquals(List.of(new HostEntry("a", 23000), new HostEntry("a", 23001)), plan.entries());
+        assertEquals(Optional.of(new HostEntry("b", 23000)), plan.relocate(0, plan.entries(), Set.of("a"), none));
     }
 
     @Test
     void aRefusedSpareHostIsRefusedLikeAnyListedHost() {
-        HostPlan plan = HostPlan.build(SlotFill.first(1, HostSources.fromList("a,x.bad.org/2"), "--hosts"), 47000);
+        HostPlan plan = HostPlan.build(SlotFill.first(1, HostSources.fromList("a,x.bad.org/2"), "--hosts"), 23000);
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(Map.of("SPERLI_REFUSED_HOSTS", "bad.org"),
                 (Path) null, w -> { });
         assertEquals(List.of("H1615 host refused: host 'x.bad.org' is below 'bad.org' from SPERLI_REFUSED_HOSTS"
@@ -78,7 +78,7 @@ class SlotFillTest {
     @Test
     void aSpareSlotOutsideTheHostSyntaxIsRefusedWithItsOrigin() {
         LauncherException e = assertThrows(LauncherException.class,
-                () -> HostPlan.build(SlotFill.first(1, HostSources.fromList("a,bad_host"), "--hosts"), 47000));
+                () -> HostPlan.build(SlotFill.first(1, HostSources.fromList("a,bad_host"), "--hosts"), 23000));
         assertEquals(ExitCodes.USAGE, e.exitCode());
         assertEquals(true, e.getMessage().startsWith("--hosts entry 2: "), e.getMessage());
     }

@@ -25,16 +25,16 @@ class ReportFileTest {
     Path dir;
 
     static RunReport sample() {
-        RunReport.Rank killed = new RunReport.Rank(1, "localhost", 47001, "local pid 4711", 137,
+        RunReport.Rank killed = new RunReport.Rank(1, "localhost", 23001, "local pid 4711", 137,
                 "was killed by signal 9", null, null, 1200L);
-        RunReport.Rank lost = new RunReport.Rank(0, "localhost", 47000, "local pid 4710", 5,
+        RunReport.Rank lost = new RunReport.Rank(0, "localhost", 23000, "local pid 4710", 5,
                 "exited with status 5 (a peer was lost)", "H1613", "H1613 rank 0: peer 1 lost", 1900L);
         RunReport.Incarnation first = new RunReport.Incarnation(1, "2026-12-01T09:15:02.047Z", 2500,
                 RunReport.Result.FAILED, "rank 1 (local pid 4711) was killed by signal 9", List.of(lost, killed));
         RunReport.Incarnation second = new RunReport.Incarnation(2, "2026-12-01T09:15:04.600Z", 1800,
                 RunReport.Result.COMPLETED, null, List.of(
-                        new RunReport.Rank(0, "localhost", 47000, "local pid 4720", 0, "completed", null, null, 1700L),
-                        new RunReport.Rank(1, "localhost", 47001, "local pid 4721", 0, "completed", null, null,
+                        new RunReport.Rank(0, "localhost", 23000, "local pid 4720", 0, "completed", null, null, 1700L),
+                        new RunReport.Rank(1, "localhost", 23001, "local pid 4721", 0, "completed", null, null,
                                 1700L)));
         return RunReport.of("0123456789abcdef0123456789abcdef", "job.jar", "ab".repeat(32), 2, 1,
                 "2026-12-01T09:15:01.900Z", 4500, 0, "completed", List.of(first, second));

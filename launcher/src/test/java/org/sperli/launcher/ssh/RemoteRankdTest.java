@@ -9,9 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.sperli.launcher.job.EphemeralPorts;
+import org.sperli.launcher.job.EphemeralRange;
+import org.sperli.launcher.job.PortSpan;
 
 /** What the launcher makes of the one remote command that asks a host for its rank command and its Java. */
 class RemoteRankdTest {
@@ -124,5 +128,39 @@ class RemoteRankdTest {
         assertEquals(OptionalLong.of(2500), onPath.availableKib());
         assertEquals("/usr/bin/sperli-rankd", onPath.rankdPath());
         assertEquals(OptionalLong.empty(), RemoteRankd.Probe.parse("rankd /usr/bin/sperli-rankd\n").availableKib());
+    }
+
+    @Test
+    void theProbeReadsTheHostsEphemeralPortRangeWhereverItStandsAndNoneWhenGarbledOrMissing() {
+        String memory = "MemAvailable:    2000 kB\nSwapFree:         500 kB\n";
+        String ports = "sperli-ports 32768 60999 23000-23063\n";
+        RemoteRankd.Probe staged = RemoteRankd.Probe.parse("sperli-size 77\n" + memory + ports + "java java\n"
+                + "openjdk version \"17.0.15\" 2025-04-15\nab12  .cache/sperli/lib/ab12.jar\n");
+        EphemeralRange range = staged.ephemeral().orElseThrow();
+        assertEquals(new PortSpan(32768, 60999), range.ports());
+        assertEquals(List.of(new PortSpan(23000, 23063)), range.reserved());
+        assertEquals(77, staged.jobJarSize());
+        assertEquals(OptionalLong.of(2500), staged.availableKib());
+        assertEquals("openjdk version \"17.0.15\" 2025-04-15", staged.javaVersionLine());
+        assertEquals(Map.of(".cache/sperli/lib/ab12.jar", "ab12"), staged.sums());
+        RemoteRankd.Probe onPath = RemoteRankd.Probe.parse(ports + "rankd /usr/bin/sperli-rankd\n");
+        assertEquals(Optional.of(range), onPath.ephemeral());
+        assertEquals("/usr/bin/sperli-rankd", onPath.rankdPath());
+        assertEquals(Optional.empty(), RemoteRankd.Probe.parse("sperli-ports 32768\nrankd /usr/bin/sperli-rankd\n")
+                .ephemeral());
+        assertEquals(Optional.empty(), RemoteRankd.Probe.parse("rankd /usr/bin/sperli-rankd\n").ephemeral());
+    }
+
+    @Test
+    void theProbeScriptPrintsTheLineItsParserReads() throws Exception {
+        java.nio.file.Path file = EphemeralPorts.PROC_IPV4.resolve(EphemeralPorts.RANGE_FILE);
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(file), "no " + file + " here");
+        Process sh = new ProcessBuilder("sh", "-c", EphemeralPorts.PROBE_SCRIPT + "true").start();
+        String out = new String(sh.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        assertEquals(0, sh.waitFor(), out);
+
+        assertEquals(EphemeralPorts.ofThisHost(), RemoteRankd.Probe.parse(out + "rankd /usr/bin/sperli-rankd\n")
+                .ephemeral(), out);
+        assertTrue(out.startsWith(EphemeralPorts.PROBE_WORD + " "), out);
     }
 }

@@ -16,7 +16,9 @@ import java.nio.file.attribute.FileTime;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,6 +28,8 @@ import org.sperli.crypto.Sha256;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
+import org.sperli.launcher.job.EphemeralPorts;
+import org.sperli.launcher.job.EphemeralRange;
 import org.sperli.launcher.job.HostMemory;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.RankCommand;
@@ -187,15 +191,62 @@ class StagedRankdTest {
         try (SshRanks ranks = new SshRanks(SshTransport.start(SshSettings.of(sshDir, false), console::detail),
                 RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
                 System::nanoTime)) {
-            ranks.prepare("localhost", 1);
+            ranks.prepare("localhost", List.of(23000));
             // Ranks moved here from a lost host: the same session, judged again by the first probe's figure.
-            ranks.prepare("localhost", 2);
+            ranks.prepare("localhost", List.of(23000, 23001));
             LauncherException refused = assertThrows(LauncherException.class,
-                    () -> ranks.prepare("localhost", 4096));
+                    () -> ranks.prepare("localhost", IntStream.range(23000, 23000 + 4096).boxed().toList()));
 
             assertEquals(ExitCodes.START_FAILED, refused.exitCode());
             assertTrue(refused.getMessage().startsWith("host localhost cannot hold its 4096 ranks: they need at"
                     + " least 256.0 GiB of memory (64 MiB a rank JVM), and it has "), refused.getMessage());
+        }
+        assertEquals(1, said.toString().split("connected to localhost as ", -1).length - 1,
+                "one login and one probe: " + said);
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void aHostWhoseEphemeralRangeHoldsRankPortsIsRefusedAfterItsProbeBeforeAnythingIsStaged() throws Exception {
+        // The SSH host is this machine, so its ip_local_port_range decides, as the probe reads it there.
+        EphemeralRange range = LauncherHarness.ephemeralRange();
+        int port = LauncherHarness.twoEphemeralPorts(range);
+
+        LauncherHarness.Run run = LauncherHarness.run(
+                LauncherHarness.environment(Map.of(RankdClasspath.VARIABLE, rankdJar.toString())),
+                "run", "--ssh", "--ssh-dir", sshDir.toString(), "--remote-java", javaOfThisJvm(),
+                "--hosts", "localhost:" + port + ",localhost:" + (port + 1), jar.toString(), "ring");
+
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        // Found while the job is set up, it ends the job's summary line as the other refusals of a host do.
+        String why = EphemeralPorts.refusal("localhost", List.of(port, port + 1), Optional.of(range)).orElseThrow();
+        assertTrue(run.errLines().get(run.errLines().size() - 1).contains(": " + why + "; ranks 2,"), run.err());
+        assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+        assertNothingStaged();
+        LauncherHarness.assertNoProcessLeft();
+    }
+
+    @Test
+    void aReadyHostIsJudgedAgainForThePortsOfMovedRanksByWhatItsFirstProbeFound() throws Exception {
+        EphemeralRange range = LauncherHarness.ephemeralRange();
+        int port = LauncherHarness.twoEphemeralPorts(range);
+        Map<String, String> env = Map.of(RankdClasspath.VARIABLE, rankdJar.toString());
+        StringWriter said = new StringWriter();
+        PrintWriter out = new PrintWriter(said, true);
+        Console console = new Console(out, out, false, false, true);
+
+        try (SshRanks ranks = new SshRanks(SshTransport.start(SshSettings.of(sshDir, false), console::detail),
+                RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
+                System::nanoTime)) {
+            ranks.prepare("localhost", List.of(23000));
+            LauncherException refused = assertThrows(LauncherException.class,
+                    () -> ranks.prepare("localhost", List.of(23000, port)));
+
+            assertEquals(ExitCodes.START_FAILED, refused.exitCode());
+            assertEquals(EphemeralPorts.refusal("localhost", List.of(23000, port), Optional.of(range)).orElseThrow(),
+                    refused.getMessage());
+            assertTrue(refused.getMessage().startsWith("port " + port + " of the ranks on host localhost lies in its"
+                    + " ephemeral port range "), refused.getMessage());
         }
         assertEquals(1, said.toString().split("connected to localhost as ", -1).length - 1,
                 "one login and one probe: " + said);
