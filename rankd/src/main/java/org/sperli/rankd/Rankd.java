@@ -1,6 +1,5 @@
 package org.sperli.rankd;
 
-import java.io.BufferedInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -171,7 +170,7 @@ public final class Rankd {
             t.start();
         });
         JobDescription description;
-        BufferedInputStream input = new BufferedInputStream(stdin);
+        StdinBuffer input = new StdinBuffer(stdin);
         try {
             description = JobDescription.parse(input);
         } catch (SperliException e) {
@@ -417,14 +416,14 @@ public final class Rankd {
     }
 
     /**
-     * The launcher is gone (its end of standard input closed, see {@link LauncherWatch}): the same end as the
+     * The launcher is gone ({@link LauncherWatch}; {@code how} its standard input ended): the same end as the
      * operator's stop, so that no rank runs on as an orphan whose output and status nobody reads. After the main
      * thread ended it does nothing: the rank is leaving anyway.
      */
-    void launcherGone() {
+    void launcherGone(String how) {
         synchronized (endLock) {
             if (!ended) {
-                stop("stopped: its launcher is gone (standard input closed)");
+                stop("stopped: its launcher is gone (" + how + ")");
             }
         }
     }
