@@ -25,10 +25,15 @@ public final class Main {
             // The host agent starts and watches ranks; it needs none of a rank's set-up below.
             System.exit(HostAgent.runThisProcess(args));
         }
-        // First: the leak detector's class takes its logger when initialised.
+        // Before anything reads java.io.tmpdir: the JDK, Netty and ACCP each keep the value they read first.
+        String tmpdirWarning = GivenTmpdir.apply(System.getenv(), System.getProperties());
+        // Then: the leak detector's class takes its logger when initialised.
         NettyLogging.useJdkLogging();
         LeakDetection.offUnlessAsked();
         Rankd rankd = Rankd.forThisProcess();
+        if (tmpdirWarning != null) {
+            System.err.println(tmpdirWarning);
+        }
         // The program reads an empty standard input: the rank's own carries its description and then only says that
         // the launcher lives (LauncherWatch), so a program reading it would wait for the launcher's end.
         System.setIn(InputStream.nullInputStream());

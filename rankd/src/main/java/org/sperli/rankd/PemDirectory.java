@@ -36,7 +36,10 @@ final class PemDirectory implements AutoCloseable {
      * that a later rank can tell it is stale), and writes the PEM texts of {@code description}.
      */
     static PemDirectory write(JobDescription description) throws IOException {
-        OwnerOnlyDirectory directory = OwnerOnlyDirectory.create(PREFIX + ProcessHandle.current().pid() + "-");
+        // The property as it is now, which SPERLI_RANK_TMPDIR may have set (GivenTmpdir): the JDK's own temporary
+        // files keep the value the JVM started with.
+        Path tmpdir = Path.of(System.getProperty(GivenTmpdir.PROPERTY));
+        OwnerOnlyDirectory directory = OwnerOnlyDirectory.create(tmpdir, PREFIX + ProcessHandle.current().pid() + "-");
         try {
             writeAscii(directory, CA_CERTIFICATE, description.caCertPem());
             writeAscii(directory, RANK_CERTIFICATE, description.rankCertPem());

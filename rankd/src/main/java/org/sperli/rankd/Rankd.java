@@ -1,6 +1,5 @@
 package org.sperli.rankd;
 
-import java.io.BufferedInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -47,6 +46,8 @@ import org.sperli.runtime.RankRuntime;
  *
  * <p>The operator's stop (SIGTERM, Ctrl-C) runs {@link #stopByOperator} on a shutdown hook: the first of it and the
  * main thread to reach the end decides the status and says the last line ({@link #finish}); the other says nothing.
+ * What the rank decided before the stop came stays decided: its outcome is recorded as soon as it is known
+ * ({@link #decided}), or read from the job's failure while the program runs, and the stop ends with that.
  */
 public final class Rankd {
     /** The longest a rank that ends waits for its TLS engine to finish loading. */
@@ -57,25 +58,28 @@ public final class Rankd {
     private final Report report;
     private final Map<String, String> env;
     private final LongSupplier wallClockMs;
-    private final boolean mayHalt;
+    private final ProcessEnd processEnd;
 
     private final Object endLock = new Object();
     private boolean ended;
     private int endStatus;
-    private volatile boolean exiting;
+    /** The main thread's outcome once known, before it reached {@link #finish}; guarded by the end lock. */
+    private Outcome decided;
     private volatile RankRuntime runtime;
+    /** What the program threw, once its {@code run} has returned or thrown; null until then and when it returned. */
+    private volatile Throwable programThrew;
     private volatile PemDirectory pems;
     private volatile int rank = -1;
     private volatile CompletableFuture<CryptoEngine.Choice> engine;
 
     Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env,
-          LongSupplier wallClockMs, boolean mayHalt) {
+          LongSupplier wallClockMs, ProcessEnd processEnd) {
         this.stdin = stdin;
         this.stdout = stdout;
         this.env = Map.copyOf(env);
         this.report = new Report(stderr, "1".equals(env.get(Report.DEBUG_VARIABLE)));
         this.wallClockMs = wallClockMs;
-        this.mayHalt = mayHalt;
+        this.processEnd = processEnd;
     }
 
     /** The rankd of this process, its operator's stop installed as a shutdown hook. */
@@ -83,7 +87,8 @@ public final class Rankd {
         // Standard input through a channel: closing it wakes the watch thread blocked in read, so that the JVM's exit
         // need not wait 300 ms for a thread in native code (it does for every such thread).
         InputStream stdin = Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
-        Rankd rankd = new Rankd(stdin, System.out, System.err, System.getenv(), System::currentTimeMillis, true);
+        Rankd rankd = new Rankd(stdin, System.out, System.err, System.getenv(), System::currentTimeMillis,
+                ProcessEnd.JVM);
         Runtime.getRuntime().addShutdownHook(new Thread(rankd::stopByOperator, "sperli-rankd-stop"));
         return rankd;
     }
@@ -93,17 +98,42 @@ public final class Rankd {
      * operator's stop ended the life first; the stop then ends the process itself.
      */
     int run(String[] args) {
+        return settle(decide(args));
+    }
+
+    /** The rank's life up to its outcome, which is recorded ({@link #decided}) before anything else is done. */
+    Outcome decide(String[] args) {
         Outcome outcome;
         try {
             outcome = live(args);
         } catch (RuntimeException | Error e) {
             outcome = new Outcome(RankExit.INTERNAL_ERROR, "internal error in sperli-rankd: " + Report.summary(e), e,
                     true);
-        } finally {
-            removePems();
-            settleEngine();
         }
+        return decided(outcome);
+    }
+
+    /**
+     * After the decision: the PEM directory removed, the engine's loading ended, the last line. Returns the status,
+     * or -1 when the operator's stop ended the life first.
+     */
+    int settle(Outcome outcome) {
+        removePems();
+        settleEngine();
         return finish(outcome) ? outcome.status() : -1;
+    }
+
+    /**
+     * Records {@code outcome} as the main thread's decision, unless the operator's stop ended the life first: a stop
+     * that comes later (the launcher ends the job when a rank failed, maybe this one) must not turn it into 8.
+     */
+    private Outcome decided(Outcome outcome) {
+        synchronized (endLock) {
+            if (!ended) {
+                decided = outcome;
+            }
+        }
+        return outcome;
     }
 
     /**
@@ -124,13 +154,15 @@ public final class Rankd {
         }
     }
 
-    /** Flushes the streams and exits with {@code status}; the shutdown hook then knows this exit is no stop. */
+    /**
+     * Flushes the streams and exits with {@code status}, the status {@link #finish} decided: the shutdown hook halts
+     * with that same status, whichever shutdown runs it.
+     */
     void exit(int status) {
         stdout.flush();
         report.flush();
-        exiting = true;
         closeQuietly(stdin);
-        System.exit(status);
+        processEnd.exit(status);
     }
 
     private Outcome live(String[] args) {
@@ -171,7 +203,7 @@ public final class Rankd {
             t.start();
         });
         JobDescription description;
-        BufferedInputStream input = new BufferedInputStream(stdin);
+        StdinBuffer input = new StdinBuffer(stdin);
         try {
             description = JobDescription.parse(input);
         } catch (SperliException e) {
@@ -233,7 +265,8 @@ public final class Rankd {
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
                     arguments.checkpointWaitOrNull(), this::runtimeLog), this::phase);
         } catch (SperliException e) {
-            return Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e);
+            // Decided here (a HELLO refused, a peer lost while connecting), before the PEM directory is removed.
+            return decided(Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e));
         } catch (IOException | UnsupportedOperationException e) {
             return refused(new SperliException(ErrorCode.H1616, "the PEM texts cannot be kept in an owner-only"
                     + " directory: " + e.getMessage(), e));
@@ -243,6 +276,7 @@ public final class Rankd {
         runtime = connected;
         phase(RankPhase.RUNNING);
         Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
+        programThrew = thrown;
         if (!phaseUnlessStopped(RankPhase.DONE)) {
             // The operator's stop owns the runtime now (its ABORT may still be on the way); its line is the last.
             return Outcome.of(RankExit.OPERATOR_STOP, null, null);
@@ -294,14 +328,8 @@ public final class Rankd {
             // The operator's stop owns the runtime now (its ABORT may still be on the way) and ends the process.
             return Outcome.of(RankExit.OPERATOR_STOP, null, null);
         }
-        if (thrown != null && runtime.failure() == null) {
-            String message = "rank " + rank + " program failed: " + Report.summary(thrown);
-            if (thrown instanceof SperliException e && e.code() == ErrorCode.H1613) {
-                // A peer left while the program waited on it, seen before the runtime's own verdict: peer lost.
-                runtime.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
-            } else {
-                runtime.abort(Abort.Reason.PROGRAM_FAILED, message, thrown);
-            }
+        if (thrown != null) {
+            abortForProgram(runtime, thrown);
         }
         runtime.close();
         phaseUnlessStopped(RankPhase.CLOSED);
@@ -309,6 +337,31 @@ public final class Rankd {
         if (failure == null && thrown == null) {
             return Outcome.completed();
         }
+        return verdict(failure, thrown);
+    }
+
+    /**
+     * ABORT for a program that threw while the job was still whole: reason 7, or reason 1 for an H1613 the program
+     * did not catch. Nothing when the job already failed; both the main thread and the stop may call it.
+     */
+    private void abortForProgram(RankRuntime runtime, Throwable thrown) {
+        if (runtime.failure() != null) {
+            return;
+        }
+        String message = "rank " + rank + " program failed: " + Report.summary(thrown);
+        if (thrown instanceof SperliException e && e.code() == ErrorCode.H1613) {
+            // A peer left while the program waited on it, seen before the runtime's own verdict: peer lost.
+            runtime.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
+        } else {
+            runtime.abort(Abort.Reason.PROGRAM_FAILED, message, thrown);
+        }
+    }
+
+    /**
+     * The outcome of a job that failed with {@code failure} after the program threw {@code thrown} (either may be
+     * null, not both): the program's own when it threw first, the job's failure otherwise.
+     */
+    private static Outcome verdict(SperliException failure, Throwable thrown) {
         if (thrown != null && (failure == null || failure.getCause() == thrown)) {
             String line = thrown instanceof SperliException e ? e.getMessage() : "program failed: "
                     + Report.summary(thrown);
@@ -389,18 +442,20 @@ public final class Rankd {
     }
 
     /**
-     * The operator's stop, on the shutdown hook thread. Before the main thread ended: ABORT reason 8 on every
-     * connection (when connected), the PEM directory removed, the last line, and the process halts with 8; but when
-     * the program called {@code System.exit} ({@link ExitCall}), the same end as the program's failure, reason 7 and
-     * status 3. After the main thread ended but before it called {@link #exit}, the main thread's status is kept by
-     * halting with it. On the way out of a normal exit it does nothing.
+     * The operator's stop, on the shutdown hook thread. Once the main thread ended, the process halts with its status,
+     * also when the main thread's own exit is under way: a SIGTERM's shutdown can win the race with that exit, and the
+     * JVM would then end with 143, a status no rank has (protocol section 11). When the rank decided its outcome
+     * before the stop came ({@link #endAsDecided}), it ends with that. Otherwise: ABORT reason 8 on every connection
+     * (when connected), the PEM directory removed, the last line, and the process halts with 8; but when the program
+     * called {@code System.exit} ({@link ExitCall}), the same end as the program's failure, reason 7 and status 3.
      */
     void stopByOperator() {
         synchronized (endLock) {
             if (ended) {
-                if (!exiting) {
-                    halt(endStatus);
-                }
+                halt(endStatus);
+                return;
+            }
+            if (endAsDecided()) {
                 return;
             }
             StackTraceElement exitCall = ExitCall.callerOrNull(Thread.getAllStackTraces(), Thread.currentThread());
@@ -417,16 +472,51 @@ public final class Rankd {
     }
 
     /**
-     * The launcher is gone (its end of standard input closed, see {@link LauncherWatch}): the same end as the
+     * The launcher is gone ({@link LauncherWatch}; {@code how} its standard input ended): the same end as the
      * operator's stop, so that no rank runs on as an orphan whose output and status nobody reads. After the main
      * thread ended it does nothing: the rank is leaving anyway.
      */
-    void launcherGone() {
+    void launcherGone(String how) {
         synchronized (endLock) {
-            if (!ended) {
-                stop("stopped: its launcher is gone (standard input closed)");
+            if (!ended && !endAsDecided()) {
+                stop("stopped: its launcher is gone (" + how + ")");
             }
         }
+    }
+
+    /**
+     * Ends the life with what was decided before the stop came: the main thread's outcome ({@link #decided}), or,
+     * while the program runs, the job's failure or the program's throw (its ABORT sent here if the main thread has
+     * not sent it yet). Then the PEM directory removed, that outcome's last line, halt with its status. False when
+     * nothing was decided: the stop's own end follows.
+     */
+    private boolean endAsDecided() {
+        Outcome outcome = decided;
+        RankRuntime current = runtime;
+        if (outcome == null && current != null) {
+            Throwable thrown = programThrew;
+            if (thrown != null) {
+                abortForProgram(current, thrown);
+            }
+            SperliException failure = current.failure();
+            if (failure != null || thrown != null) {
+                outcome = verdict(failure, thrown);
+                // Waits for the closes (close_notify) before the halt, as a normal end would.
+                current.close();
+            }
+        }
+        if (outcome == null) {
+            return false;
+        }
+        ended = true;
+        endStatus = outcome.status();
+        removePems();
+        report.trace(outcome.cause(), outcome.alwaysTrace());
+        if (outcome.lastLine() != null) {
+            report.lastLine(outcome.lastLine());
+        }
+        halt(outcome.status());
+        return true;
     }
 
     /** ABORT reason 8 to every connected peer, the PEM directory removed, the last line, halt with 8. */
@@ -456,10 +546,8 @@ public final class Rankd {
     private void halt(int status) {
         stdout.flush();
         report.flush();
-        if (mayHalt) {
-            closeQuietly(stdin);
-            Runtime.getRuntime().halt(status);
-        }
+        closeQuietly(stdin);
+        processEnd.halt(status);
     }
 
     private static void closeQuietly(InputStream in) {

@@ -1,6 +1,7 @@
 package org.sperli.rankd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sperli.SperliJob;
 import org.sperli.rankd.testjobs.ExitingTestJob;
+import org.sperli.rankd.testjobs.FailureWaitingTestJob;
 import org.sperli.rankd.testjobs.HelloTestJob;
 import org.sperli.rankd.testjobs.LoopTestJob;
 import org.sperli.rankd.testjobs.ThrowingTestJob;
@@ -67,6 +69,25 @@ class FailureProcessTest {
             assertTrue(other.lastStderrLine().startsWith("H1612 ") && other.lastStderrLine().contains("reason 7")
                     && other.lastStderrLine().contains("called System.exit"), other.stderr());
             assertEquals(List.of(), RankProcesses.tmpEntries(exiter));
+        }
+    }
+
+    /**
+     * The launcher's SIGTERM after a rank failed reaches a rank whose job has already failed (rank 1's ABORT reason 7
+     * ended rank 0's wait): that rank keeps its own verdict, 4 and its H1612 line, rather than the stop's 8.
+     */
+    @Test
+    void aSigtermAfterTheJobFailedKeepsTheRanksOwnStatus() throws Exception {
+        try (RankProcesses ranks = started(2, FailureWaitingTestJob.class, "1")) {
+            RankProcess waiter = ranks.get(0);
+            ranks.awaitAll(p -> p == waiter ? RankProcesses.printed(p, "failed: H1612") : !p.process.isAlive(),
+                    START_BOUND, "failed");
+            waiter.process.toHandle().destroy();
+            assertEquals(4, waiter.exitStatus(Duration.ofSeconds(10)), waiter.stderr());
+            assertTrue(waiter.lastStderrLine().startsWith("H1612 ") && waiter.lastStderrLine().contains("reason 7"),
+                    waiter.stderr());
+            assertFalse(waiter.stderr().contains("stopped"), waiter.stderr());
+            assertEquals(List.of(), RankProcesses.tmpEntries(waiter));
         }
     }
 

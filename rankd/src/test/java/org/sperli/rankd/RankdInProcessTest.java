@@ -66,7 +66,8 @@ class RankdInProcessTest {
         InputStream input = wholeLine ? new SequenceInputStream(new ByteArrayInputStream(stdin),
                 heldOpenUntil(lifeOver)) : new ByteArrayInputStream(stdin);
         Rankd rankd = new Rankd(input, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), env, System::currentTimeMillis, false);
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, System::currentTimeMillis,
+                new RecordedEnd());
         int status;
         try {
             status = rankd.run(args);

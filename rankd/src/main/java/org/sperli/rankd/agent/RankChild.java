@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.sperli.control.ControlFrame;
 import org.sperli.control.ControlFrame.RankRef;
 import org.sperli.control.ControlFrames;
+import org.sperli.jobspec.RankTmpdir;
 
 /**
  * One rank the agent started: its process, the threads that pass its output on, and its private temporary directory.
@@ -17,8 +18,6 @@ import org.sperli.control.ControlFrames;
  * 13.1): if the agent dies, the rank reads the end of it and stops.
  */
 final class RankChild {
-    /** The variable that gives a rank its private temporary directory (rankd sets {@code java.io.tmpdir} from it). */
-    static final String TMPDIR_VARIABLE = "SPERLI_RANK_TMPDIR";
     /** How long a rank's output may go on after the rank ended (a grandchild holding the pipe) before it is cut. */
     static final long OUTPUT_DRAIN_MS = 2000;
     private static final int READ_BUFFER = 32 * 1024;
@@ -52,7 +51,7 @@ final class RankChild {
                 env.put(change.substring(0, eq), change.substring(eq + 1));
             }
         }
-        env.put(TMPDIR_VARIABLE, directory.toString());
+        env.put(RankTmpdir.VARIABLE, directory.toString());
         env.put("TMPDIR", directory.toString());
         Process process = builder.start();
         RankChild child = new RankChild(start.ref(), process, directory);
