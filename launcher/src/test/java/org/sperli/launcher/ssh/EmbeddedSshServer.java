@@ -134,6 +134,11 @@ final class EmbeddedSshServer implements AutoCloseable {
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
     }
 
+    /** Cuts every open connection at once, as a network that drops the host would for the launcher. */
+    void dropConnections() {
+        server.getActiveSessions().forEach(session -> session.close(true));
+    }
+
     /** SSH connections (sessions) opened to this server so far. */
     int logins() {
         return logins.get();
