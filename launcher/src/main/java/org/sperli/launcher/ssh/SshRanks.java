@@ -66,8 +66,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private final Map<String, String> rankCommands = new HashMap<>();
     /**
      * Per host, what its probe found at login: its memory with its free swap (none for {@code --rankd CMD}, whose
-     * ranks are not judged for it), and its ephemeral port range. The first login's comes before any rank of the job ran there, so
-     * ranks of an earlier incarnation, which may still be ending while the next is prepared, do not count against it.
+     * ranks are not judged for it), and its ephemeral port range. The first login's comes before any rank of the job
+     * ran there, so ranks of an earlier incarnation, which may still be ending while the next is prepared, do not
+     * count against it.
      */
     private final Map<String, RemoteRankd.Prepared> probed = new HashMap<>();
     private boolean closed;
