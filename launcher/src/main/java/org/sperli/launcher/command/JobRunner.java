@@ -111,7 +111,7 @@ final class JobRunner {
         SshRanks remote = localRanks < plan.size() ? sshRanks(request, command, jar, environment, console) : null;
         IncarnationHistory history = new IncarnationHistory(environment.clock(), System::nanoTime);
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
-                local, remote, console, timeline, clock, history);
+                local, remote, console, timeline, clock, System::nanoTime, history);
         control.register(supervisor);
         JobSupervisor.Result result = null;
         Throwable failure = null;

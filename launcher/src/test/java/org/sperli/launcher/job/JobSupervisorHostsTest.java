@@ -74,7 +74,8 @@ class JobSupervisorHostsTest {
         Console console = new Console(out, out, false, false, false);
         InstantSource clock = InstantSource.system();
         return new JobSupervisor(plan, kit, policy, 0, false, local, remote, console,
-                new LaunchTimeline(System::nanoTime), clock, new IncarnationHistory(clock, System::nanoTime)).run();
+                new LaunchTimeline(System::nanoTime), clock, System::nanoTime, new IncarnationHistory(clock,
+                System::nanoTime)).run();
     }
 
     private static List<HostSpec> specs(String... hosts) {
