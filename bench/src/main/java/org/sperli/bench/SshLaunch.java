@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code ~/.bashrc} that takes half a second is paid by every rank (README, "What makes a launch quick").
  */
 final class SshLaunch {
-    static final double TARGET_PER_RANK_S = 0.3;
+    static final double TARGET_PER_RANK_S = 0.1;
     private static final long RUN_TIMEOUT_S = 600;
 
     private SshLaunch() {
