@@ -17,8 +17,13 @@ import org.sperli.launcher.exit.LauncherException;
  * made a job on 16 hosts wait half a minute before its first rank started.
  */
 final class HostPreparation {
-    /** Hosts prepared at the same time; more wait for a thread. */
-    static final int AT_ONCE = 32;
+    /**
+     * Hosts prepared at the same time; more wait for a thread. A preparation mostly waits (round trips of the login,
+     * the host's shell running the probe); the launcher's own work is a key exchange and a signature, a few
+     * milliseconds of CPU. So 64 at once (ClusterShell's fan-out; pdsh takes 32, PRRTE up to 128) let 256 hosts be
+     * ready in four rounds, while a launcher's machine never holds more than 64 logins in flight.
+     */
+    static final int AT_ONCE = 64;
 
     private HostPreparation() {
     }
