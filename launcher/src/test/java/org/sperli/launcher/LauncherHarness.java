@@ -72,6 +72,19 @@ public final class LauncherHarness {
     /** As {@link #run(LaunchEnvironment, Consumer, Consumer, String...)}, with {@code errLines} seeing stderr. */
     public static Run run(LaunchEnvironment env, Consumer<String> outLines, Consumer<String> errLines,
                           Consumer<SperliCommand> started, String... args) {
+        return run(RUN_LIMIT, env, outLines, errLines, started, args);
+    }
+
+    /**
+     * As {@link #run(LaunchEnvironment, String...)}, waiting at most {@code limit}: for a job of many ranks, whose
+     * JVMs share this machine's two cores (32 ranks take about a minute per incarnation here).
+     */
+    public static Run run(Duration limit, LaunchEnvironment env, String... args) {
+        return run(limit, env, line -> { }, line -> { }, command -> { }, args);
+    }
+
+    private static Run run(Duration limit, LaunchEnvironment env, Consumer<String> outLines,
+                           Consumer<String> errLines, Consumer<SperliCommand> started, String... args) {
         LineWriter out = new LineWriter(outLines);
         LineWriter err = new LineWriter(errLines);
         CommandLine cl = SperliCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), env);
@@ -80,12 +93,12 @@ public final class LauncherHarness {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<Integer> code = executor.submit(() -> cl.execute(args));
-            int exit = code.get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            int exit = code.get(limit.toSeconds(), TimeUnit.SECONDS);
             return new Run(exit, out.text(), err.text(), command);
         } catch (TimeoutException e) {
             command.jobControl().stopAll(Duration.ofSeconds(15));
             killDescendants();
-            return fail("sperli " + String.join(" ", args) + " did not end within " + RUN_LIMIT + "; out:\n"
+            return fail("sperli " + String.join(" ", args) + " did not end within " + limit + "; out:\n"
                     + out.text() + "\nerr:\n" + err.text());
         } catch (InterruptedException | ExecutionException e) {
             killDescendants();

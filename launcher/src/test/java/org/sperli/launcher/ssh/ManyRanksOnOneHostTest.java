@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +53,8 @@ class ManyRanksOnOneHostTest {
         int base = LauncherHarness.freePortRange(RANKS);
 
         // Rank 17 ends itself at the first checkpoint's BEFORE_ACK of epoch 2; incarnation 2 resumes epoch 1.
-        LauncherHarness.Run run = LauncherHarness.run(LauncherHarness.environment(Map.of()), "run", "--ssh",
+        LauncherHarness.Run run = LauncherHarness.run(Duration.ofMinutes(6), LauncherHarness.environment(Map.of()), "run",
+                "--ssh",
                 "--ssh-dir", sshDir.toString(), "--restart-max", "1", "--checkpoint-dir",
                 dir.resolve("checkpoints").toString(), "--port-base", Integer.toString(base),
                 "--hosts", "localhost/" + RANKS, jar.toString(), "30", "10", "0", "17", "BEFORE_ACK", "2");
