@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -49,7 +50,10 @@ public final class HostAgent {
     private final PrintStream err;
     private final Path tmpdir;
     private final LongPredicate alive;
+    /** The latest child of each rank and incarnation, for SIGNAL and the duplicate check. */
     private final Map<RankRef, RankChild> children = new ConcurrentHashMap<>();
+    /** Every child until it has ended (EXITED sent, directory removed): what the end of the agent waits for. */
+    private final Set<RankChild> unfinished = ConcurrentHashMap.newKeySet();
     private FrameOutbox outbox;
     private AgentArguments arguments;
     private volatile AgentDirectory directory;
@@ -87,8 +91,8 @@ public final class HostAgent {
         try {
             arguments = AgentArguments.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println(NAME + ": command line refused: " + e.getMessage());
-            err.println(AgentArguments.USAGE);
+            // One line, as docs/sperli-agent.md section 2 says: the launcher shows the agent's stderr line by line.
+            err.println(NAME + ": command line refused: " + e.getMessage() + "; " + AgentArguments.USAGE);
             return USAGE;
         }
         try {
@@ -170,7 +174,10 @@ public final class HostAgent {
      */
     private String startRefusal(ControlFrame.Start start) {
         RankRef ref = start.ref();
-        if (children.containsKey(ref)) {
+        RankChild earlier = children.get(ref);
+        // Running until its EXITED is sent, not until its clean-up after that is through: a launcher may start the
+        // rank again as soon as it has read the EXITED.
+        if (earlier != null && !earlier.exitedSent()) {
             return "START for " + ref + ", which is running already";
         }
         byte[] description = start.description();
@@ -206,7 +213,11 @@ public final class HostAgent {
             rankDirectory = directory.rankDirectory(ref);
             RankChild child = RankChild.start(start, rankDirectory, outbox);
             children.put(ref, child);
-            child.ended().thenRun(() -> children.remove(ref, child));
+            unfinished.add(child);
+            child.ended().thenRun(() -> {
+                children.remove(ref, child);
+                unfinished.remove(child);
+            });
         } catch (IOException | RuntimeException e) {
             start.wipe();
             if (rankDirectory != null) {
@@ -218,7 +229,7 @@ public final class HostAgent {
 
     /** SIGTERM to every rank, SIGKILL to those left after the grace, and a bounded wait for their reports. */
     synchronized void endAll() {
-        List<RankChild> running = new ArrayList<>(children.values());
+        List<RankChild> running = new ArrayList<>(unfinished);
         if (running.isEmpty()) {
             return;
         }

@@ -26,6 +26,9 @@ final class RankChild {
     private final Process process;
     private final Path directory;
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    /** Orders OUTPUT before EXITED: a pump forwards only while EXITED has not been sent. */
+    private final Object reporting = new Object();
+    private boolean exitedSent;
 
     private RankChild(RankRef ref, Process process, Path directory) {
         this.ref = ref;
@@ -79,6 +82,13 @@ final class RankChild {
         return process.isAlive();
     }
 
+    /** Whether its EXITED was sent: from then on the rank is not running, and a START of it is no duplicate. */
+    boolean exitedSent() {
+        synchronized (reporting) {
+            return exitedSent;
+        }
+    }
+
     /** SIGTERM or SIGKILL to the rank's process (never a close of its standard input, which the rank reads as news). */
     void signal(int signal) {
         if (signal == ControlFrames.SIGKILL) {
@@ -115,8 +125,10 @@ final class RankChild {
                     if (n < 0) {
                         break;
                     }
-                    if (n > 0) {
-                        outbox.output(ref, stream, buffer, n);
+                    if (n > 0 && !forward(stream, buffer, n, outbox)) {
+                        // EXITED is out (a grandchild held the pipe past the drain limit): nothing more is sent,
+                        // and the pipe is closed.
+                        break;
                     }
                 }
             } catch (IOException e) {
@@ -130,13 +142,27 @@ final class RankChild {
         return done;
     }
 
+    /** OUTPUT of {@code buffer[0, n)}, unless EXITED was sent; whether it was forwarded. */
+    private boolean forward(int stream, byte[] buffer, int n, FrameOutbox outbox) {
+        synchronized (reporting) {
+            if (exitedSent) {
+                return false;
+            }
+            outbox.output(ref, stream, buffer, n);
+            return true;
+        }
+    }
+
     private void finish(FrameOutbox outbox) {
         try {
             process.getOutputStream().close();
         } catch (IOException e) {
             // The pipe of an ended process.
         }
-        outbox.exited(ref, process.exitValue() & 0xff);
+        synchronized (reporting) {
+            exitedSent = true;
+            outbox.exited(ref, process.exitValue() & 0xff);
+        }
         AgentDirectory.remove(directory);
         ended.complete(null);
     }
