@@ -65,7 +65,7 @@ final class AgentDirectory implements AutoCloseable {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(tmpdir, PREFIX + "*")) {
             for (Path entry : entries) {
                 Matcher m = NAME.matcher(entry.getFileName().toString());
-                if (m.matches() && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) 
+                if (m.matches() && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
                         && Files.getOwner(entry, LinkOption.NOFOLLOW_LINKS).equals(user)
                         && !alive.test(Long.parseLong(m.group(1)))) {
                     remove(entry);
