@@ -106,7 +106,7 @@ class DecidedStatusTest {
                     heldOpenUntil(lifeOver)));
             Outcome decided = rankd.decide(new String[] {jar.toString()});
             assertEquals(5, decided.status(), String.join("\n", stderrLines()));
-            assertTrue(decided.lastLine().startsWith("H1613 ") && decided.lastLine().contains("cannot listen at port "),
+            assertTrue(decided.lastLine().startsWith("H1613 ") && decided.lastLine().contains(" is held by another process on this host"),
                     decided.lastLine());
 
             rankd.stopByOperator();

@@ -172,7 +172,8 @@ final class JobRunner {
     private static SshRanks sshRanks(Request request, RankCommand command, JobJar jar, LaunchEnvironment environment,
                                      Console console) {
         SshOptions ssh = request.ssh();
-        return new SshRanks(SshTransport.start(SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys), console::detail),
+        return new SshRanks(SshTransport.start(SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys,
+                environment.variables()), console::detail, console::note),
                 command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables(),
                 System::nanoTime);
     }

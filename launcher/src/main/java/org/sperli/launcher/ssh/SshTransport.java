@@ -1,6 +1,7 @@
 package org.sperli.launcher.ssh;
 
 import java.io.IOException;
+import java.security.KeyPair;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -51,19 +52,38 @@ public final class SshTransport implements AutoCloseable {
     private final SshClient client;
     private final SshSettings settings;
     private final HostKeyPolicy hostKeys;
+    private final UserKeys keys;
+    private final Consumer<String> details;
 
-    private SshTransport(SshClient client, SshSettings settings, HostKeyPolicy hostKeys) {
+    private SshTransport(SshClient client, SshSettings settings, HostKeyPolicy hostKeys, UserKeys keys,
+                         Consumer<String> details) {
         this.client = client;
         this.settings = settings;
         this.hostKeys = hostKeys;
+        this.keys = keys;
+        this.details = details;
     }
 
-    /** Starts the client; {@code notes} gets messages about skipped keys. */
+    /** Starts the client; {@code notes} gets messages about skipped keys, and about keys only an agent could use. */
     public static SshTransport start(SshSettings settings, Consumer<String> notes) {
+        return start(settings, notes, notes);
+    }
+
+    /**
+     * Starts the client; {@code details} gets messages about skipped keys (shown with {@code -v}), {@code warnings}
+     * one line for each passphrase-protected key that no agent holds (always shown: the login may fail for it).
+     */
+    public static SshTransport start(SshSettings settings, Consumer<String> details, Consumer<String> warnings) {
         SshClient client = SshClient.setUpDefaultClient();
         HostKeyPolicy hostKeys = new HostKeyPolicy(settings.knownHosts(), settings.acceptNewHostKeys());
         client.setServerKeyVerifier(hostKeys);
-        client.setKeyIdentityProvider(UserKeys.load(settings.sshDir(), notes));
+        UserKeys keys = UserKeys.load(settings.sshDir(), details);
+        // As ssh: the agent's keys first (MINA asks the agent factory before the key files), then the files.
+        if (settings.agentSocketOrNull() != null) {
+            client.setAgentFactory(UnixSocketAgent.factory(settings.agentSocketOrNull()));
+        }
+        AgentKeys.sayUnusable(keys.encrypted(), settings.agentSocketOrNull(), details, warnings);
+        client.setKeyIdentityProvider(keys.provider());
         client.setHostConfigEntryResolver(java.nio.file.Files.exists(settings.config())
                 ? new ConfigFileHostEntryResolver(settings.config()) : HostConfigEntryResolver.EMPTY);
         // A rank may compute for hours without output: no idle timeout, but keep-alives that notice a dead host.
@@ -73,7 +93,7 @@ public final class SshTransport implements AutoCloseable {
         CoreModuleProperties.AUTH_TIMEOUT.set(client, AUTH_TIMEOUT);
         SftpModuleProperties.SFTP_CHANNEL_OPEN_TIMEOUT.set(client, CHANNEL_OPEN_TIMEOUT);
         client.start();
-        return new SshTransport(client, settings, hostKeys);
+        return new SshTransport(client, settings, hostKeys, keys, details);
     }
 
     /** A logged-in session to {@code host} (as the config resolves it). */
@@ -92,12 +112,16 @@ public final class SshTransport implements AutoCloseable {
     private ClientSession connect(String host, Duration connectTimeout, Duration authTimeout)
             throws HostUnreachableException {
         ClientSession session;
+        HostConfigEntry entry = resolve(host);
         try {
-            session = client.connect(resolve(host), null, null)
+            session = client.connect(entry, null, null)
                     .verify(connectTimeout, CancelOption.CANCEL_ON_TIMEOUT)
                     .getSession();
         } catch (IOException e) {
             throw new HostUnreachableException(host, reason(e), e);
+        }
+        for (KeyPair certified : ConfigCertificates.of(entry, keys, details)) {
+            session.addPublicKeyIdentity(certified);
         }
         AuthFuture auth;
         boolean done;
@@ -119,8 +143,9 @@ public final class SshTransport implements AutoCloseable {
         }
         Throwable e = auth.getException();
         throw LauncherException.startFailed("SSH login to " + host + " as " + user(session) + " failed: "
-                + (e == null ? "no key was accepted" : reason(e)) + " (keys: " + settings.sshDir()
-                + "/id_* and IdentityFile of its config)", e);
+                + (e == null ? "no key was accepted" : reason(e)) + " (keys: " + (settings.agentSocketOrNull() == null
+                ? "" : "ssh-agent at " + settings.agentSocketOrNull() + ", ") + settings.sshDir()
+                + "/id_* with their -cert.pub, and IdentityFile and CertificateFile of its config)", e);
     }
 
     /**

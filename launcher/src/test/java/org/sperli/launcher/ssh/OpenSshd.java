@@ -24,12 +24,14 @@ final class OpenSshd implements AutoCloseable {
     private static final Path PRIVSEP_DIR = Path.of("/run/sshd");
     private static final Duration START_LIMIT = Duration.ofSeconds(10);
 
+    private final Path dir;
     private final Process process;
     private final int port;
     private final Path log;
     private final boolean madePrivsepDir;
 
-    private OpenSshd(Process process, int port, Path log, boolean madePrivsepDir) {
+    private OpenSshd(Process process, int port, Path log, boolean madePrivsepDir, Path dir) {
+        this.dir = dir;
         this.process = process;
         this.port = port;
         this.log = log;
@@ -50,10 +52,36 @@ final class OpenSshd implements AutoCloseable {
      * port and user).
      */
     static OpenSshd start(Path dir, Path sshDir, String user) throws IOException, InterruptedException {
+        return start(dir, sshDir, user, Login.KEY);
+    }
+
+    /**
+     * How the test's user logs in: its key listed in {@code authorized_keys}; or only by a certificate of that key
+     * from a user CA the server trusts ({@code TrustedUserCAKeys}; {@code authorized_keys} stays empty), which
+     * {@link #certify} makes.
+     */
+    enum Login { KEY, USER_CA }
+
+    /** As {@link #start(Path, Path, String)}, the user's key protected by {@code passphrase} when not empty. */
+    static OpenSshd start(Path dir, Path sshDir, String user, Login login, String passphrase)
+            throws IOException, InterruptedException {
+        Files.createDirectories(sshDir);
+        keygen(sshDir.resolve("id_ed25519"), passphrase);
+        return start(dir, sshDir, user, login);
+    }
+
+    static OpenSshd start(Path dir, Path sshDir, String user, Login login) throws IOException, InterruptedException {
         Files.createDirectories(sshDir);
         keygen(dir.resolve("host_ed25519"));
-        keygen(sshDir.resolve("id_ed25519"));
-        Files.copy(sshDir.resolve("id_ed25519.pub"), dir.resolve("authorized_keys"));
+        if (!Files.exists(sshDir.resolve("id_ed25519"))) {
+            keygen(sshDir.resolve("id_ed25519"));
+        }
+        if (login == Login.KEY) {
+            Files.copy(sshDir.resolve("id_ed25519.pub"), dir.resolve("authorized_keys"));
+        } else {
+            Files.writeString(dir.resolve("authorized_keys"), "");
+            keygen(dir.resolve("user_ca"));
+        }
         int port = LauncherHarness.freePorts(1).get(0);
         Path config = dir.resolve("sshd_config");
         Files.writeString(config, String.join("\n",
@@ -69,6 +97,7 @@ final class OpenSshd implements AutoCloseable {
                 "StrictModes no",
                 "PermitRootLogin prohibit-password",
                 "AllowUsers " + user,
+                login == Login.USER_CA ? "TrustedUserCAKeys " + dir.resolve("user_ca.pub") : "",
                 "Subsystem sftp /usr/lib/openssh/sftp-server",
                 "LogLevel VERBOSE", ""));
         String hostKey = Files.readString(dir.resolve("host_ed25519.pub"), StandardCharsets.US_ASCII).strip();
@@ -84,7 +113,7 @@ final class OpenSshd implements AutoCloseable {
         Path log = dir.resolve("sshd.log");
         Process process = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        OpenSshd sshd = new OpenSshd(process, port, log, madePrivsepDir);
+        OpenSshd sshd = new OpenSshd(process, port, log, madePrivsepDir, dir);
         sshd.awaitListening();
         return sshd;
     }
@@ -137,12 +166,31 @@ final class OpenSshd implements AutoCloseable {
         throw new IOException("sshd did not listen within " + START_LIMIT.toSeconds() + " s: " + log());
     }
 
+    /**
+     * Signs {@code publicKey} ({@code NAME.pub}) with this server's user CA for {@code user}, as {@code NAME-cert.pub}
+     * beside it; returns that file.
+     */
+    Path certify(Path publicKey, String user) throws IOException, InterruptedException {
+        run(List.of("/usr/bin/ssh-keygen", "-q", "-s", dir.resolve("user_ca").toString(), "-I", "sperli-test",
+                "-n", user, "-V", "-5m:+1h", publicKey.toString()));
+        String name = publicKey.getFileName().toString();
+        return publicKey.resolveSibling(name.substring(0, name.length() - ".pub".length()) + "-cert.pub");
+    }
+
     private static void keygen(Path key) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(List.of("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C",
-                "sperli-test", "-f", key.toString())).redirectErrorStream(true).start();
+        keygen(key, "");
+    }
+
+    private static void keygen(Path key, String passphrase) throws IOException, InterruptedException {
+        run(List.of("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", "sperli-test", "-f",
+                key.toString()));
+    }
+
+    static void run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("ssh-keygen failed: " + out);
+            throw new IOException(command.get(0) + " failed: " + out);
         }
     }
 }
