@@ -14,7 +14,7 @@ import java.util.Map;
  * then what each rank costs over SSH beyond a local one, against the launch issue's target of
  * {@value #TARGET_PER_RANK_S} s. The host's ranks run the JDK of the row ({@code --remote-java}), which must be
  * there at the same path. The SSH server, its user and that user's shell start-up are the operator's: a
- * {@code ~/.bashrc} that takes half a second is paid by every rank (README, "What makes a launch quick").
+ * {@code ~/.bashrc} that takes half a second is paid by every SSH command (docs/performance.md, section 4).
  */
 final class SshLaunch {
     static final double TARGET_PER_RANK_S = 0.1;

@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * Both halves of a CompositeSig verified by AWS-LC through ACCP, under one public key made ready once: for a rank on
  * the ACCP engine, which checks a join token in every peer's HELLO (63 at 64 ranks) and the COMMIT of every
- * checkpoint, all under the job key. In a rank's cold JVM Bouncy Castle took about 1.7 ms per token at 32 local ranks,
- * and its Ed25519 arithmetic was the method C2 spent most time on; AWS-LC is native from the first call.
+ * checkpoint, all under the job key. In a rank's cold JVM Bouncy Castle's verification is slow and its Ed25519
+ * arithmetic keeps C2 busy; AWS-LC is native from the first call (see docs/performance.md, section 3.7).
  *
  * <p>The ML-DSA half is verified as "external mu" (see {@link AccpMlDsa}), the Ed25519 half as plain RFC 8032. Both
  * libraries follow FIPS 204 and RFC 8032 with its checks (S below the group order, canonical encodings), and

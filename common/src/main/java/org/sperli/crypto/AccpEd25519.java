@@ -10,10 +10,9 @@ import java.util.Optional;
 
 /**
  * Ed25519 key generation and signing by AWS-LC through ACCP, for a launcher with thousands of rank certificates and
- * join tokens to make: in its short-lived JVM, which compiles with C1 only, Bouncy Castle's Ed25519 was more than half
- * of that work at 4096 ranks, and AWS-LC takes less than half as long per key and per signature (measured with
- * {@code scripts/bench launchcost}). Ranks on the ACCP engine verify join tokens and COMMIT files with it
- * ({@link AccpCompositeVerifier}).
+ * join tokens to make: in its short-lived JVM, which compiles with C1 only, Bouncy Castle's Ed25519 is much of that
+ * work, and AWS-LC's is cheaper per key and per signature ({@code scripts/bench launchcost}; see docs/performance.md,
+ * section 3.6). Ranks on the ACCP engine verify join tokens and COMMIT files with it ({@link AccpCompositeVerifier}).
  *
  * <p>RFC 8032 signatures are deterministic, so a signature made here is the very one Bouncy Castle makes with the same
  * key. Keys go in and come out as JDK keys ({@link Ed25519Keys#fromAccp}); ACCP is used as an object, not installed as

@@ -27,8 +27,8 @@ import java.util.zip.ZipFile;
  * it again.
  *
  * <p>Why: ACCP's jar is signed, and on every start its loader copies the 9.6 MB library out of the jar through the
- * JDK's signature check, hashing it with SHA-256 in code not yet compiled; on this project's reference machine that
- * was a third of a rank's start-up. A JVM started with {@link #jvmOptions} (the library's directory as
+ * JDK's signature check, hashing it with SHA-256 in code not yet compiled, a large part of a rank's start-up (see
+ * docs/performance.md, section 3.7). A JVM started with {@link #jvmOptions} (the library's directory as
  * {@code java.library.path} and ACCP's documented {@code useExternalLib} switch) loads the unpacked copy with
  * {@code System.loadLibrary}.
  *

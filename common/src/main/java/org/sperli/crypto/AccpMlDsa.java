@@ -12,9 +12,9 @@ import org.bouncycastle.crypto.digests.SHAKEDigest;
 
 /**
  * The ML-DSA-44 half of a CompositeSig signed by AWS-LC through ACCP, for a launcher that signs many join tokens. In
- * the launcher's short-lived JVM, which compiles with C1 only, Bouncy Castle took about 1.5 ms a signature and AWS-LC
- * about 0.4 ms; in a JVM whose C2 is warm the two are equal. Ranks sign nothing; they verify the same way
- * ({@link AccpCompositeVerifier}), as their JVMs are cold when they check their peers' join tokens.
+ * the launcher's short-lived JVM, which compiles with C1 only, Bouncy Castle signs several times slower than AWS-LC;
+ * in a JVM whose C2 is warm the two are equal (see docs/performance.md, section 3.6). Ranks sign nothing; they verify
+ * the same way ({@link AccpCompositeVerifier}), as their JVMs are cold when they check their peers' join tokens.
  *
  * <p>ACCP takes no ML-DSA context, so this signs the "external mu" of FIPS 204 (ML-DSA.Sign, Algorithm 2, with
  * Algorithm 7's first step done here): {@code mu = SHAKE256(tr || 0x00 || len(ctx) || ctx || M, 64)} with

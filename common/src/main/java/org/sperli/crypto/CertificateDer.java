@@ -13,12 +13,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * The DER of a job's certificates, written field by field: the job CA's, once per job, and a rank's (a leaf), one per
- * rank and incarnation, 4096 at the largest job. Bouncy Castle's certificate builder spent about 0.1 ms and 48 KB of
- * garbage on each leaf (a date formatter per time, an object per ASN.1 node, the JDK's parse of the result), a fifth
- * of a 4096-rank launcher's work, and its first date formatter cost a fresh launcher about 30 ms of locale set-up
- * before its first rank could start. Every certificate of a shape is the same bytes but for the fields marked below,
- * so the rest are constants. {@code CertificateDerTest} checks that the bytes are those Bouncy Castle's builder makes
- * for the same fields.
+ * rank and incarnation, 4096 at the largest job. Bouncy Castle's certificate builder made much garbage on each leaf
+ * (a date formatter per time, an object per ASN.1 node, the JDK's parse of the result), a large share of a 4096-rank
+ * launcher's work, and its first date formatter cost a fresh launcher a locale set-up before its first rank could
+ * start (see docs/performance.md, section 3.6). Every certificate of a shape is the same bytes but for the fields
+ * marked below, so the rest are constants. {@code CertificateDerTest} checks that the bytes are those Bouncy Castle's
+ * builder makes for the same fields.
  *
  * <pre>
  *   Certificate SEQUENCE {

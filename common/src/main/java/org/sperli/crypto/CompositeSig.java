@@ -27,11 +27,12 @@ import org.bouncycastle.crypto.signers.MLDSASigner;
  * when both halves verify.
  *
  * <p>Built here from Bouncy Castle's lightweight ML-DSA and Ed25519, step by step as the protocol document's section
- * 3.5 says, not through its JCA provider: setting that provider up cost a rank about a fifth of its start-up, and the
- * construction is a few lines. The draft's vector ({@code CompositeSigVectorTest}) keeps the two equal. Lengths are
- * checked before Bouncy Castle sees the bytes; any exception while verifying means "invalid"; a context above 255
- * bytes is refused here. Signers are made per call, so every method is safe from any thread. AWS-LC may do the same
- * steps natively: a launcher's signer on request, and {@link #verify} in a process whose TLS engine is ACCP.
+ * 3.5 says, not through its JCA provider: setting that provider up was a large part of a rank's start-up (see
+ * docs/performance.md, section 3.7), and the construction is a few lines. The draft's vector
+ * ({@code CompositeSigVectorTest}) keeps the two equal. Lengths are checked before Bouncy Castle sees the bytes; any
+ * exception while verifying means "invalid"; a context above 255 bytes is refused here. Signers are made per call, so
+ * every method is safe from any thread. AWS-LC may do the same steps natively: a launcher's signer on request, and
+ * {@link #verify} in a process whose TLS engine is ACCP.
  */
 public final class CompositeSig {
     /** Raw public key: ML-DSA-44 public key (1312) || Ed25519 public key (32). */
@@ -124,8 +125,8 @@ public final class CompositeSig {
 
     /**
      * As {@link #signer(byte[])}; with {@code nativeSigning}, both halves are signed by AWS-LC ({@link AccpMlDsa},
-     * {@link AccpEd25519}) where ACCP loads, else in Java as always. Worth its start (about a third of a second) only
-     * for a launcher with hundreds of tokens to sign.
+     * {@link AccpEd25519}) where ACCP loads, else in Java as always. Worth its start only for a launcher with hundreds
+     * of tokens to sign (see docs/performance.md, section 3.6).
      */
     public static Signer signer(byte[] secretKey, boolean nativeSigning) {
         requireLength("secret key", secretKey, SECRET_KEY_LENGTH);
@@ -156,8 +157,8 @@ public final class CompositeSig {
 
     /**
      * A secret key ready for many signatures: the ML-DSA key expanded from its seed and the Ed25519 public key derived
-     * once, not per signature (expanding the ML-DSA key alone was a sixth of signing a join token in a profile, and
-     * the launcher signs one per rank and incarnation). It holds the key in expanded form for as long as it is
+     * once, not per signature (expanding the ML-DSA key alone is a noticeable part of signing a join token, and the
+     * launcher signs one per rank and incarnation). It holds the key in expanded form for as long as it is
      * referenced; safe from any thread.
      */
     public static final class Signer {

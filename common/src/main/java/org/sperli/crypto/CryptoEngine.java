@@ -16,8 +16,8 @@ import javax.net.ssl.SSLContext;
  * Which code does the cryptography under the JDK's TLS stack (SunJSSE): the JDK's own providers, or AWS-LC through
  * the Amazon Corretto Crypto Provider (ACCP) installed as the first JCA provider. SunJSSE, its TLS 1.3 state machine,
  * its trust and key managers and every check of ours stay the same; only Ed25519, X25519, AES-GCM, HKDF and SHA-2
- * move to native code, which makes an Ed25519 signature 20 to 70 times cheaper and bulk TLS about 1.7 times faster
- * on this project's reference machine.
+ * move to native code, which makes Ed25519 signatures many times cheaper and bulk TLS faster (see
+ * docs/performance.md, section 3.7).
  *
  * <p>The choice is made once per process, before the first TLS context is built: {@code --tls-engine NAME} or the
  * environment variable {@value #VARIABLE}; {@code auto} (the default) takes ACCP when its native library loads, else
@@ -194,8 +194,8 @@ public final class CryptoEngine {
      * queued from this thread a moment ago. A worker takes a queue's tasks in the order queued, so with one worker
      * (the common pool of a 2-core machine) the empty task runs once the tests have; with more, another worker may run
      * it sooner, and the caller then waits as before. {@link ForkJoinPool#awaitQuiescence} alone wakes up every
-     * millisecond or so until the pool is idle: with 16 ranks on 2 cores, where the tests take seconds of wall time,
-     * that polling was 1.8 % of the job's CPU.
+     * millisecond or so until the pool is idle: where many ranks share few cores the tests take seconds of wall time,
+     * and that polling cost a measurable share of the job's CPU (see docs/performance.md, section 3.7).
      */
     static void awaitTaskQueuedAfterSelfTests() {
         // Not CompletableFuture.runAsync: with one worker it runs its task on a thread of its own, at once.

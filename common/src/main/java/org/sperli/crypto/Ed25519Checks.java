@@ -18,10 +18,10 @@ import org.bouncycastle.crypto.util.PublicKeyFactory;
 
 /**
  * The two Ed25519 checks a rank makes of its own identity before it connects, done with Bouncy Castle's lightweight
- * Ed25519, which the join token's composite signature has already loaded: a rank checks its description while its
- * TLS engine still loads, and the JDK's own Ed25519 would be loaded and run cold for this one use (about a tenth of
- * a CPU-second per rank, many ranks per core at launch). The keys arrive as JDK keys of any provider and are read
- * from their standard encodings.
+ * Ed25519, which the join token's composite signature has already loaded: a rank checks its description while its TLS
+ * engine still loads, and the JDK's own Ed25519 would be loaded and run cold for this one use, a cost every rank pays
+ * at launch, when many ranks share a core (see docs/performance.md, section 3.7). The keys arrive as JDK keys of any
+ * provider and are read from their standard encodings.
  */
 public final class Ed25519Checks {
     private Ed25519Checks() {

@@ -16,7 +16,7 @@ import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
  * Fresh Ed25519 key pairs as JDK keys, for the job CA and the rank certificates.
  *
  * <p>The key is generated with Bouncy Castle (an RFC 8032 private key is 32 random bytes; Bouncy Castle derives the
- * public key about five times faster than the JDK 17 provider, which matters at 4096 ranks per launch) and handed out
+ * public key several times faster than the JDK 17 provider, which matters at 4096 ranks per launch) and handed out
  * as JDK {@code EdDSA} keys, parsed from their standard encodings, so that the JDK's TLS stack uses them as its own.
  * A launcher with many ranks generates them with AWS-LC instead ({@link AccpEd25519}), and hands them out the same way.
  */

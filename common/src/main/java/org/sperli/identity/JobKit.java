@@ -32,8 +32,8 @@ public final class JobKit {
     public static final Duration JOB_LIFETIME = Duration.ofDays(30);
     /**
      * From this size on the job's tokens and rank certificates are signed, and the rank keys generated, by AWS-LC
-     * where it loads: its start costs the launcher about a third of a second, and it saves about 1 ms per rank in the
-     * launcher's C1-only JVM.
+     * where it loads: its start costs the launcher a fixed time, and it saves some time per rank in the launcher's
+     * C1-only JVM, so it pays from about this size on (see docs/performance.md, section 3.6).
      */
     static final int NATIVE_SIGNING_FROM = 512;
 
@@ -135,9 +135,10 @@ public final class JobKit {
 
     /**
      * Every rank's description at {@code incarnation} as the line its rank reads on stdin, made on all cores: the
-     * certificates and the CompositeSig tokens are most of a launch's own work (about 1 ms a rank on one core, 4 s at
-     * 4096 ranks), and each rank's is independent of the others'. The lines share one encoding of the host list. The
-     * descriptions' secrets are wiped once encoded; the caller wipes the lines once they are written.
+     * certificates and the CompositeSig tokens are most of a launch's own work (seconds at 4096 ranks on one core; see
+     * docs/performance.md, section 3.6), and each rank's is independent of the others'. The lines share one encoding of
+     * the host list. The descriptions' secrets are wiped once encoded; the caller wipes the lines once they are
+     * written.
      */
     public DescriptionLine[] lines(long incarnation, Instant now) {
         EncodedHostList encodedHosts = EncodedHostList.of(hosts);

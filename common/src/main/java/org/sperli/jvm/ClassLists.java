@@ -29,9 +29,9 @@ public final class ClassLists {
      * What the archive's list keeps of {@code line}: its {@link #className}, or with {@code lambdas} also a lambda's
      * class ({@code @lambda-proxy}) or a lambda form ({@code @lambda-form-invoker}) as the line gives it, which the
      * dump then archives too; null for a line to leave out. Without them a JVM spins each lambda's class and many
-     * method-handle forms at its start (about 320 classes in a rank on JDK 17); with them a hello job on 8 local ranks
-     * took 0.93 of the time. The lines name classes, not the numbers of one JVM's list, so lists can be merged. Other
-     * {@code @} lines ({@code @cp} of JDK 25) are left out.
+     * method-handle forms at its start, hundreds of classes in a rank on JDK 17, which the archive then saves (see
+     * docs/performance.md, section 3.2). The lines name classes, not the numbers of one JVM's list, so lists can be
+     * merged. Other {@code @} lines ({@code @cp} of JDK 25) are left out.
      */
     public static String entry(String line, boolean lambdas) {
         String text = line.strip();

@@ -39,8 +39,9 @@ import org.sperli.transport.Frame;
  * buddy copy (H1621, H1620), and keep it. Both end by deleting epochs older than the previous one. With one rank
  * there is no frame and no buddy copy.
  *
- * <p><b>Why the fsync runs beside the copies.</b> The fsync of 64 MiB takes a quarter of a second of the disk and no
- * CPU, and the copies take CPU and little disk: in a row they took a quarter of each round. So the own file is made
+ * <p><b>Why the fsync runs beside the copies.</b> The fsync of a large file takes time of the disk and no CPU, and
+ * the copies take CPU and little disk: in a row they took a large share of each round (see docs/performance.md,
+ * section 7). So the own file is made
  * durable, hashed, renamed and acknowledged on a {@link SideStep} while the program thread receives the buddy copy,
  * and the buddy copy is read from the temporary name before the file is durable. What a peer sees keeps the
  * protocol's order: the ACK leaves only after fsync and rename, and the rank whose buddy is rank 0 (the last rank)

@@ -15,7 +15,7 @@ import org.sperli.transport.PeerChannel;
  *
  * <p>The BYEs themselves are waited for up to the silence limit, not only the linger: a close discards a write that
  * is still queued, and a peer that then sees the close without the BYE fails the job (H1613). On a machine with far
- * more ranks than cores, writing a BYE took longer than 2 s.
+ * more ranks than cores, writing a BYE can take longer than the linger (see docs/performance.md, section 5).
  */
 final class Departure {
     /** How long a leaving rank waits for its BYEs to be read. */

@@ -87,8 +87,8 @@ final class Links {
      * How long the setup may go without progress now: the stall bound, or {@link #FIRST_CONTACT_FACTOR} times that
      * before any peer was heard from (the last rank is dialed last by every lower rank, which on a busy machine reach
      * it long after it listens) and while a handshake is under way (a rank that listens late is handed the
-     * handshakes of every lower rank at once, and at 64 ranks on 2 cores finished none of them for more than 30 s
-     * while all were progressing; each is bounded by itself).
+     * handshakes of every lower rank at once, and with many ranks on few cores may finish none of them within the
+     * stall bound while all are progressing; each is bounded by itself; see docs/performance.md, section 5).
      */
     synchronized Duration stallBound() {
         return contacted && handshakes <= 0 ? stall : stall.multipliedBy(FIRST_CONTACT_FACTOR);

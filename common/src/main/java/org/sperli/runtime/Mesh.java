@@ -30,7 +30,7 @@ import org.sperli.transport.PeerPipeline;
  * HELLO at once, and wait until every peer's HELLO was checked. The setup fails with H1613 only when it stops moving:
  * 30 s in which no peer's port answered, no handshake finished and no HELLO was checked (120 s before the first of
  * these and while a handshake is under way, {@link Links#stallBound}). A fixed bound for the whole setup failed
- * healthy jobs of many ranks on a busy machine, where the last rank may start listening a minute after the first. The
+ * healthy jobs of many ranks on a busy machine, where the last rank may start listening long after the first. The
  * listening socket is closed afterwards.
  */
 final class Mesh {

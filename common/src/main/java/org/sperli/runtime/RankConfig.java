@@ -42,9 +42,10 @@ public record RankConfig(
     /** The longest pause between two connects to a peer that does not listen yet. */
     public static final Duration RETRY_INTERVAL = Duration.ofMillis(100);
     /**
-     * Bound of one TLS handshake: as long as the setup's bound before its first progress. At 64 ranks on 2 cores a
-     * rank that starts listening late is handed the handshakes of every lower rank at once, in a JVM that has not yet
-     * compiled them, and with 30 s its own side of those handshakes timed out although every one was progressing.
+     * Bound of one TLS handshake: as long as the setup's bound before its first progress. With many ranks on few
+     * cores a rank that starts listening late is handed the handshakes of every lower rank at once, in a JVM that has
+     * not yet compiled them, and a bound as short as the stall bound timed its own side of those handshakes out
+     * although every one was progressing (see docs/performance.md, section 5).
      */
     public static final Duration HANDSHAKE_TIMEOUT = SETUP_STALL.multipliedBy(4);
 

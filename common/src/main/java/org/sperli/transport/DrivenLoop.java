@@ -39,7 +39,8 @@ import java.util.function.Supplier;
  *
  * <p>A thread that waits polls instead of sleeping for the first {@code spinNanos} of its wait (see {@link WaitSpin}):
  * on a machine with a core for each rank, a reply that comes within a few tens of microseconds is then taken without
- * the thread going to sleep in the select and being woken, which was a third of a small message's round trip.
+ * the thread going to sleep in the select and being woken, a large part of a small message's round trip (see
+ * docs/performance.md, section 6.1).
  *
  * <p>Netty's rule that a channel is touched by one thread at a time holds: {@link #inEventLoop(Thread)} is true only
  * for the thread that holds the lock, and the lock orders what each holder did before the next.
@@ -54,9 +55,9 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
      * The keeper's longest sleep while another thread drives: it looks twice as seldom each time it finds one driving,
      * from {@link #TAKEOVER_NANOS} up to this. A rank whose program waits in a call (a collective that waits for a slow
      * rank, or the mesh being built) is driven by that thread; a keeper that still woke every 5 ms cost one context
-     * switch each, about 12 ms of CPU a second per waiting rank on the project's 2-core machine. When the driver lets
-     * go, the keeper takes over this much later at the most: heartbeats are sent every second and a peer is lost after
-     * seconds, and a task queued meanwhile wakes the keeper at once.
+     * switch each, CPU that the other ranks sharing the cores then lack (see docs/performance.md, section 5). When the
+     * driver lets go, the keeper takes over this much later at the most: heartbeats are sent every second and a peer
+     * is lost after seconds, and a task queued meanwhile wakes the keeper at once.
      */
     static final long LONGEST_KEEPER_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(40);
     /** The keeper's longest select: it looks at the shutdown and at waiting threads at least this often. */

@@ -14,13 +14,11 @@ import java.util.function.LongSupplier;
  *
  * <p>Why not a timer per connection (Netty's writer-idle events, as before): with 64 local ranks on 2 cores every
  * rank had 63 such timers, each firing at its own moment and each adding a listener to every write. Heartbeats are
- * dear there: a hello job on 64 local ranks took 149 s with them and 96 s with none at all (one pair of runs, JDK 17).
- * With this one timer the same job took 136 and 137 s against 146 and 149 s, 260 and 263 against 276 and 281 CPU-s
- * (two runs each): what remains is the heartbeats themselves. Those are fewer where the launcher lengthened the
- * silence limit for many ranks per core ({@link org.sperli.protocol.Limits#heartbeatIntervalMs}): at 64 local ranks
- * (limit 40 s, a heartbeat after 8 s) the job took 140 s and 265 CPU-s against 172 s and 327 CPU-s with heartbeats
- * after 1 s (one pair, JDK 17). The ticks fall on the same quarter seconds of the wall clock in every rank of a
- * host, so a rank's heartbeats go out together.
+ * dear there, and one timer per rank made the job quicker and cheaper; what remains is the heartbeats themselves.
+ * Those are fewer where the launcher lengthened the silence limit for many ranks per core
+ * ({@link org.sperli.protocol.Limits#heartbeatIntervalMs}). The figures are in docs/performance.md, section 5. The
+ * ticks fall on the same quarter seconds of the wall clock in every rank of a host, so a rank's heartbeats go out
+ * together.
  *
  * <p>Everything here runs on the rank's event loop: the connections register and leave there, and the tick is one of
  * its scheduled tasks.

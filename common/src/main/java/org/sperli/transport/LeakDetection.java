@@ -7,9 +7,9 @@ import io.netty.util.ResourceLeakDetector;
  * ({@value #LEVEL_PROPERTY}, e.g. {@code -Dio.netty.leakDetection.level=paranoid} in {@code SPERLI_RANKD_JAVA_OPTS}).
  *
  * <p>Netty's default samples one buffer in 128 and records a stack trace for each, when it is made and when it is
- * released: in a rank in steady state (allreduce of 1 MiB on 8 ranks as processes) those traces were 2 % of its CPU,
- * the Throwables of buffers that this code releases without fail. That they are released is a test's work, not every
- * job's: {@code BufferLeakTest} runs every kind of traffic under the paranoid level and fails on a report.
+ * released: in a rank in steady state those traces cost a measurable share of its CPU (see docs/performance.md, section
+ * 3.10), the Throwables of buffers that this code releases without fail. That they are released is a test's work, not
+ * every job's: {@code BufferLeakTest} runs every kind of traffic under the paranoid level and fails on a report.
  */
 public final class LeakDetection {
     /** Netty's property for the level; with it (or its older spelling) set, the operator's level stays. */

@@ -6,8 +6,8 @@ import io.netty.util.internal.logging.JdkLoggerFactory;
 /**
  * Where Netty logs in a rank process: the JDK's logging, chosen directly. Left to itself, Netty's first logger probes
  * for SLF4J, finds the no-op binding that the launcher's jar carries for MINA SSHD, refuses it as a no-op and only
- * then takes the JDK's logging. Profiles of 4-rank launches: Netty's logger set-up took 62 ms of a rank's CPU with the
- * probe and 50 ms without; what is left is the JDK's logging starting, which the native crypto provider needs too.
+ * then takes the JDK's logging. Choosing directly spares every rank that probe (see docs/performance.md, section
+ * 3.7); what is left is the JDK's logging starting, which the native crypto provider needs too.
  */
 public final class NettyLogging {
     private NettyLogging() {

@@ -9,8 +9,7 @@ import org.sperli.protocol.Limits;
  * length. The root of a reduce or allreduce receives one contribution of the same length from every other rank per
  * call (tables section 10) and folds all but the first into the first: without this, each of those took a fresh array
  * that Java zeroes before the decoder overwrites every byte of it, and the garbage collector took it back soon after.
- * In a 1 MiB f64 allreduce on 8 ranks in one JVM (JDK 17, 2 cores, CPU profile of every thread) the frames' arrays
- * took 7.3 % of all samples and the collector 5.4 %; with arrays kept, 5.0 % and 2.8 % (the results the other ranks
+ * Keeping them cuts both costs of the root's calls (see docs/performance.md, section 6.3; the results the other ranks
  * hand to their programs still need arrays of their own).
  *
  * <p>Kept are at most {@link #MAX_KEPT_BYTES} in all, the newest first, so that a rank never holds more than one

@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How long a rank's waiting thread polls its connections, from the start of its wait, before it sleeps. A sleep in
- * the select and the wake-up when the reply comes cost about a third of a small message's round trip on the
- * project's 2-core machine (8 B half round trip, two ranks: 1.75 x plain Java TCP sleeping, 1.10 x polling first).
+ * the select and the wake-up when the reply comes cost a large part of a small message's round trip (see
+ * docs/performance.md, section 6.1).
  * Polling pays only while every rank on the machine has a core of its own: where ranks outnumber the cores, a rank
  * that polls takes the core from the rank whose reply it waits for, so there it never polls.
  */

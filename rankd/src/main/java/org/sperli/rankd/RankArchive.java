@@ -30,13 +30,12 @@ import javax.management.ObjectName;
 /**
  * The class-data archive of a rank host that runs no launcher: an SSH host whose ranks are its own
  * {@code sperli-rankd} or the launcher's staged jars. A local rank maps the archive its launcher made; such a host has
- * none, and without one a rank spends about a quarter of its start on reading, verifying and defining classes (hello
- * on 4 local ranks with such an archive: 0.79 of the wall time without it on JDK 17, 0.75 on JDK 25, medians of
- * paired runs).
+ * none, and without one a rank spends a large part of its start on reading, verifying and defining classes (see
+ * docs/performance.md, section 3.4).
  *
  * <p>While {@code BASE.jsa} is missing the rank command names the archive's base path in {@value #PROPERTY} and has
  * the JVM record: on Java 25 and later with {@code -XX:+RecordDynamicDumpInfo}, so that this JVM can write a dynamic
- * archive itself ({@code VM.cds dynamic_dump}, 0.3 to 0.5 s); before Java 25 with
+ * archive itself ({@code VM.cds dynamic_dump}, well under a second); before Java 25 with
  * {@code -XX:DumpLoadedClassList=BASE.rank-PID.classlist}, from which a child JVM makes a static archive
  * ({@link ClassListDump}, a few seconds). (A JDK 17 JVM recording for a dynamic archive was seen to loop for good in
  * its exit, one job in five.) With the archive the command passes {@code -XX:SharedArchiveFile=BASE.jsa} instead.

@@ -14,8 +14,9 @@ import picocli.CommandLine;
  *
  * <p>The engine is found the way a rank finds it, {@link CryptoEngine#select} for this environment's
  * {@value CryptoEngine#VARIABLE} (auto when unset), so the line is the answer, not a plan: whether ACCP's native
- * library loads on this host, with its version. That loads the library into this JVM, about 0.2 s that only
- * {@code --version} pays; a launcher that runs a job never loads it (it does no TLS, and says only the plan).
+ * library loads on this host, with its version. That loads the library into this JVM, a cost only {@code --version}
+ * pays (see docs/performance.md, section 3.5); a launcher that runs a job never loads it (it does no TLS, and says
+ * only the plan).
  */
 public final class VersionProvider implements CommandLine.IVersionProvider {
     private final Map<String, String> env;

@@ -17,7 +17,8 @@ import org.sperli.jvm.ArchiveDump;
 /**
  * The class-data-sharing archive (AppCDS) of the launcher's jar on this JDK, shared by the launcher and its local
  * ranks, and on JDK {@value #AOT_CACHE_FEATURE} and later an AOT cache of the ranks: with either a JVM maps the
- * classes it needs instead of reading, verifying and defining each one, which was about half of a rank's start-up.
+ * classes it needs instead of reading, verifying and defining each one, a large part of a rank's start-up (see
+ * docs/performance.md, "Class-data archives", sections 3.2 and 3.3).
  *
  * <p>{@code scripts/sperli} names the archive's base path ({@value #PROPERTY}): one per JDK and per build of the jar,
  * {@code ~/.cache/sperli/cds/<JDK path>/<jar name>-<size>-<mtime>}, in a directory only the user can use. There are
@@ -25,23 +26,22 @@ import org.sperli.jvm.ArchiveDump;
  * {@code BASE.launcher.jsa}. While the launcher's is missing, the launcher runs with
  * {@code -XX:DumpLoadedClassList=BASE.launcher.classlist}; while the ranks' is missing, rank {@value #LISTING_RANK} of
  * the first job with that many local ranks writes {@code BASE.rank.classlist}. After the job {@link #makeIfMissing}
- * dumps each missing archive whose list is there ({@code java -Xshare:dump}, once, about 5 s each), the launcher's
+ * dumps each missing archive whose list is there ({@code java -Xshare:dump}, once, some seconds each), the launcher's
  * with the classes of an SSH launch too ({@value #SSH_CLASS_LIST}). Later JVMs start with
  * {@code -XX:SharedArchiveFile=...}; a JVM that finds the archive does not match (another JDK build, a changed
  * jar) ignores it and starts as before. The lambdas of the lists are archived too, and the archive is made again
  * without them if that dump fails ({@link ArchiveDump#dumpStatic}). The job's own classes are left out (see
  * {@link org.sperli.jvm.ClassLists#className}).
  *
- * <p>On JDK {@value #AOT_CACHE_FEATURE} and later the next job's rank {@value #LISTING_RANK} is a training run
- * (JEP 483 and 515: {@code -XX:AOTMode=record}) that writes {@code BASE.rank-PID.aotconf}, PID being the launcher's,
- * so that two launchers never write one file; after that job the launcher makes {@code BASE.aot} from it
- * ({@code -XX:AOTMode=create}, about 2 s), and from then on local ranks start with {@code -XX:AOTCache=BASE.aot}
- * instead of the archive: their classes come loaded and linked, with the profiles of the training run. A hello job
- * on 4 and 8 local ranks took 0.78 and 0.76 of the time it took with the archive (JDK 25, medians of 5). The cache
- * holds classes, linkage and method profiles, never a value of the training job: the create step runs no program.
- * Only ranks started with {@link AccpLibrary#NATIVE_ACCESS} use it, as the JVM refuses a cache made with other module
- * options, and only without an operator's option that the JVM refuses beside it ({@link #excludesAot}); a JVM that
- * cannot use the cache says nothing ({@code -Xlog:aot=off}) and starts as before.
+ * <p>On JDK {@value #AOT_CACHE_FEATURE} and later the next job's rank {@value #LISTING_RANK} is a training run (JEP 483
+ * and 515: {@code -XX:AOTMode=record}) that writes {@code BASE.rank-PID.aotconf}, PID being the launcher's, so that two
+ * launchers never write one file; after that job the launcher makes {@code BASE.aot} from it
+ * ({@code -XX:AOTMode=create}, once), and from then on local ranks start with {@code -XX:AOTCache=BASE.aot} instead of
+ * the archive: their classes come loaded and linked, with the profiles of the training run, which starts them quicker
+ * than the archive does. The cache holds classes, linkage and method profiles, never a value of the training job: the
+ * create step runs no program. Only ranks started with {@link AccpLibrary#NATIVE_ACCESS} use it, as the JVM refuses a
+ * cache made with other module options, and only without an operator's option that the JVM refuses beside it
+ * ({@link #excludesAot}); a JVM that cannot use the cache says nothing ({@code -Xlog:aot=off}) and starts as before.
  */
 public final class ClassDataArchive {
     /** The system property with the archive's base path, set by {@code scripts/sperli}. */
@@ -198,8 +198,8 @@ public final class ClassDataArchive {
 
     /**
      * The launcher's archive, from its own list and those of an SSH launch: each JVM maps only what it uses, as the
-     * JVM relocates every pointer of an archive it maps (the JDK's default, for address randomisation: about 2.5 ms
-     * a MB here), and the SSH classes would have cost each rank 25 ms.
+     * JVM relocates every pointer of an archive it maps (the JDK's default, for address randomisation), and the SSH
+     * classes would have cost each rank that time for nothing (see docs/performance.md, section 3.2).
      */
     private Optional<String> makeLauncherArchiveIfMissing() {
         Path launcherList = sibling(".launcher.classlist");
@@ -266,9 +266,9 @@ public final class ClassDataArchive {
     /**
      * Copies the classes a launcher loads to start ranks over SSH ({@value #SSH_CLASS_LIST}, a resource beside this
      * class) to {@code copy}, for the archive. The job that makes the archive ran local ranks, so its launcher never
-     * loaded the SSH client; without these every SSH launch read about 1,300 classes of the SSH library and its
-     * Bouncy Castle provider from the jar: 0.33 s of a 4.65 s launch on one SSH host and a fifth of the launcher's
-     * CPU. {@code SshClassListTest} keeps the list current.
+     * loaded the SSH client; without these every SSH launch read over a thousand classes of the SSH library and its
+     * Bouncy Castle provider from the jar, a large part of the launcher's CPU (see docs/performance.md, section 3.2).
+     * {@code SshClassListTest} keeps the list current.
      */
     private static void copySshClassList(Path copy) throws IOException {
         try (InputStream in = ClassDataArchive.class.getResourceAsStream(SSH_CLASS_LIST)) {

@@ -9,14 +9,13 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Whether a host can hold the ranks a job gives it at all, judged before anything starts: this host for local ranks,
- * an SSH host from what its probe printed of its {@code /proc/meminfo}. Each rank of the rank daemon is a JVM, and a
- * JVM that has loaded the TLS stack takes memory no job can talk it out of: a hello rank on this project's 2-core
- * machine was resident with 72 to 113 MiB (JDK 17 and 25, 8 ranks; part of it shared between the JVMs, such as the
- * JDK's own code). A run of more ranks than memory and swap can hold (a {@code -n 4096} that forgot its host file, a
- * host file that gives a small host too many slots) would not fail at once: it would start JVM after JVM until the
- * kernel kills some, the host stalls for everyone, and the job ends long after in a lost rank. So such a run is
- * refused with one line and nothing started.
+ * Whether a host can hold the ranks a job gives it at all, judged before anything starts: this host for local ranks, an
+ * SSH host from what its probe printed of its {@code /proc/meminfo}. Each rank of the rank daemon is a JVM, and a JVM
+ * that has loaded the TLS stack takes memory no job can talk it out of, about a hundred MiB for a hello rank (part of
+ * it shared between the JVMs, such as the JDK's own code; see docs/performance.md, section 5). A run of more ranks than
+ * memory and swap can hold (a {@code -n 4096} that forgot its host file, a host file that gives a small host too many
+ * slots) would not fail at once: it would start JVM after JVM until the kernel kills some, the host stalls for
+ * everyone, and the job ends long after in a lost rank. So such a run is refused with one line and nothing started.
  *
  * <p>The bound counts {@value #RANK_MIB} MiB a rank, below what any rank was seen to need, against the memory the
  * kernel says is available now and the free swap ({@code MemAvailable} and {@code SwapFree}): it refuses only what

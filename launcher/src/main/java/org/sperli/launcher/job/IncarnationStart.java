@@ -37,8 +37,8 @@ final class IncarnationStart {
      * Starts every rank of {@code kit}, adding each to {@code ranks}; returns a failure when one could not be
      * started or a stop was requested, else null. Every description is made first, on all cores while the machine is
      * still quiet ({@link JobKit#lines}), and then the ranks are started in one go: made one by one between starts,
-     * the launcher competed with the ranks already booting, and at 64 ranks the last one started 18 s after the
-     * first.
+     * the launcher competed with the ranks already booting, and with many ranks the last one started long after the
+     * first (see docs/performance.md, section 3.6).
      */
     IncarnationFailure startAll(long incarnation, JobKit kit, List<RankProcess> ranks, BooleanSupplier stopRequested) {
         DescriptionLine[] lines = kit.lines(incarnation, clock.instant());

@@ -27,7 +27,7 @@ import org.sperli.jobspec.RankPhase;
  *   closed    BYE exchanged, connections closed   (RankPhase.CLOSED)
  *   exited    the launcher saw the process end
  * </pre>
- * The first two were "process" and "started" until December 2026, which read as one column ("process started").
+ * The first two were once named "process" and "started", which read as one column ("process started").
  * A rank that never printed a phase shows {@code -} there. The heading says how long before the launch the launcher's
  * JVM started (its start and reading the command line) and when the keys were made. Thread-safe:
  * phases arrive on the ranks' output threads.

@@ -197,7 +197,8 @@ public final class RankCommand {
 
     /**
      * ACCP's unpacked library for local ranks ({@link AccpLibrary}), looked up when the first local rank starts and
-     * then kept: checking the cached copy reads 9.6 MB, which a job on SSH hosts only or on the JDK engine never needs.
+     * then kept: checking the cached copy reads the whole library, which a job on SSH hosts only or on the JDK engine
+     * never needs.
      */
     private static final class NativeCrypto {
         private final Map<String, String> env;

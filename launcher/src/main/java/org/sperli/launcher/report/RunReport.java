@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * What a run of {@code sperli run} did, for CI jobs ({@code --report FILE}, as JSON by {@link ReportFile}) and for the
- * summary line ({@link JobSummary}), which reads the same record so the two cannot tell different stories. The README
- * documents every field.
+ * summary line ({@link JobSummary}), which reads the same record so the two cannot tell different stories. The
+ * operator's guide (docs/operators-guide.md, section 4) documents every field.
  *
  * @param format       version of this layout, {@value #FORMAT}; fields may be added without a new version
  * @param jobId        the job id (32 hex digits), the same in every incarnation
@@ -77,7 +77,7 @@ public record RunReport(int format, String jobId, String jar, String jarSha256, 
      * @param host           its host (after any move away from an unreachable one)
      * @param port           its port
      * @param where          {@code local pid N} or {@code ssh HOST pid N}; null when it was not started
-     * @param exitStatus     its exit status (README, section sperli-rankd); null when not started or not seen to end
+     * @param exitStatus     its exit status (README, "Rank exit statuses"); null when not started or not seen to end
      * @param status         the status in words, with the meaning of its H code when it gave one
      * @param code           the H code its last stderr line starts with ({@code H1613}), else null
      * @param lastStderrLine that line; null when it wrote none

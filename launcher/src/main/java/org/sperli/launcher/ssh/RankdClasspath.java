@@ -47,8 +47,9 @@ final class RankdClasspath {
     }
 
     /**
-     * Starts hashing the jars on a thread of its own (about 0.2 s for the launcher's 20 MB jar in its C1-only JVM), so
-     * that it overlaps the first SSH login; {@link #jars} then waits for it.
+     * Starts hashing the jars on a thread of its own (a noticeable time for the launcher's large jar in its C1-only
+     * JVM; see docs/performance.md, section 3.5), so that it overlaps the first SSH login; {@link #jars} then waits for
+     * it.
      */
     synchronized void prefetch() {
         if (hashing == null) {

@@ -36,7 +36,7 @@ import org.sperli.launcher.report.Console;
  * rank starts ({@link HostMemory}), and its ephemeral port range, so that ranks whose ports lie in it do too
  * ({@link EphemeralPorts}); both before anything is staged.
  * A host that holds all of it is never asked for an SFTP channel: on OpenSSH that channel starts a process of its
- * own, half a second of a host's preparation on a 2-core machine. A Java that is missing
+ * own, a large part of a host's preparation (see docs/performance.md, section 4). A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
  * what it found. A cached jar whose hash differs is replaced; where {@code sha256sum} is missing, a cached file of the
  * right size is kept (the name is its hash, written only by rename of a whole copy).

@@ -31,7 +31,8 @@ import org.sperli.launcher.report.Console;
 
 /**
  * Starts ranks over SSH: one logged-in session per host, reused by every rank and incarnation there (and made anew
- * when it was lost), the jar staged once per host, one exec channel per rank. Without {@code --rankd}, a host whose
+ * when it was lost), the jar staged once per host, one exec channel for the host's agent, which starts its ranks
+ * ({@code sperli-rankd --host-agent}). Without {@code --rankd}, a host whose
  * PATH has no {@code sperli-rankd} gets the rank daemon staged and run by its Java ({@link RemoteRankd}).
  */
 public final class SshRanks implements RankStarter, AutoCloseable {
