@@ -15,9 +15,6 @@ import org.sperli.launcher.report.Console;
  * agent only starts and watches processes, so it runs with the client compiler and a small heap.
  */
 final class LocalAgent implements AgentChannel {
-    /** The agent's JVM options: it starts processes and copies bytes, nothing that needs the optimising compiler. */
-    static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
-            "-XX:-UsePerfData");
     /** How long the agent has to end its ranks after its input closed. */
     static final long HOST_AGENT_END_MS = 5000;
 
@@ -37,7 +34,7 @@ final class LocalAgent implements AgentChannel {
     static List<String> argv(List<String> hosts) {
         List<String> argv = new ArrayList<>();
         argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        argv.addAll(JVM_OPTIONS);
+        argv.addAll(RankJvmDefaults.AGENT_OPTIONS);
         argv.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         argv.addAll(List.of("-cp", System.getProperty("java.class.path"), RankCommand.RANKD_MAIN, "--host-agent"));
         for (String host : hosts) {

@@ -28,6 +28,13 @@ import java.util.List;
  */
 public final class RankJvmDefaults {
     /** The options, in order. */
+    /**
+     * The host agent's JVM options: it starts processes and copies bytes, nothing that needs the optimising compiler
+     * or a large heap (the same words as {@code --host-agent} in {@code bin/sperli-rankd}).
+     */
+    public static final List<String> AGENT_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-Xmx96m", "-XX:-UsePerfData");
+
     public static final List<String> OPTIONS = List.of(
             "-XX:Tier3InvocationThreshold=1000",
             "-XX:Tier3MinInvocationThreshold=500",

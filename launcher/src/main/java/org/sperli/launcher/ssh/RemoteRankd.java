@@ -59,7 +59,8 @@ final class RemoteRankd {
      * and its ephemeral port range as the probe found them (empty where it printed none), by which the host is judged
      * again when ranks move to it ({@link #judge}).
      */
-    record Prepared(String command, long jobJarSize, OptionalLong availableKib, Optional<EphemeralRange> ephemeral) {
+    record Prepared(String command, String agentCommand, long jobJarSize, OptionalLong availableKib,
+                    Optional<EphemeralRange> ephemeral) {
     }
 
     /**
@@ -108,8 +109,8 @@ final class RemoteRankd {
         judge(host, ports, probe.availableKib(), probe.ephemeral());
         if (probe.rankdPath() != null) {
             console.detail("sperli-rankd on " + host + ": " + probe.rankdPath());
-            return new Prepared(RankCommand.REMOTE_DEFAULT, probe.jobJarSize(), probe.availableKib(),
-                    probe.ephemeral());
+            return new Prepared(RankCommand.REMOTE_DEFAULT, RankCommand.REMOTE_DEFAULT, probe.jobJarSize(),
+                    probe.availableKib(), probe.ephemeral());
         }
         OptionalInt feature = JavaVersion.feature(probe.javaVersionLine());
         if (feature.isEmpty() || feature.getAsInt() < JavaVersion.MINIMUM) {
@@ -141,12 +142,15 @@ final class RemoteRankd {
                 + probe.java() + " (" + probe.javaVersionLine() + "), "
                 + archive.describe(feature.getAsInt(), probe.archives()));
         String archiveOptions = archive.options(feature.getAsInt(), probe.archives());
+        String classpathAndMain = " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN;
+        // The agent only starts and watches processes: none of the ranks' options, and above all not their
+        // class-list dump, which a rank removes at its end and an agent would leave behind.
         return new Prepared(CommandWords.quote(probe.java()) + " " + AccpLibrary.NATIVE_ACCESS + " "
                 + String.join(" ", RankJvmDefaults.OPTIONS)
                 + (probe.hugePagesOnRequest() ? " " + RankJvmDefaults.HUGE_PAGES : "")
-                + (archiveOptions.isEmpty() ? "" : " " + archiveOptions)
-                + " -cp " + CommandWords.quote(remoteClasspath.toString()) + " " + RANKD_MAIN, probe.jobJarSize(),
-                probe.availableKib(), probe.ephemeral());
+                + (archiveOptions.isEmpty() ? "" : " " + archiveOptions) + classpathAndMain,
+                CommandWords.quote(probe.java()) + " " + String.join(" ", RankJvmDefaults.AGENT_OPTIONS)
+                        + classpathAndMain, probe.jobJarSize(), probe.availableKib(), probe.ephemeral());
     }
 
     /** The shell line that prints {@value #SIZE_WORD} and the size of {@code file} when it is on the host. */

@@ -140,7 +140,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
                 return;
             }
             rankCommands.put(host, rankCommand);
-            agentCommands.put(host, prepared.command() + " " + AGENT_MODE + " --host " + CommandWords.quote(host));
+            agentCommands.put(host, prepared.agentCommand() + " " + AGENT_MODE + " --host " + CommandWords.quote(host));
             probed.put(host, prepared);
             sessions.put(host, session);
         }

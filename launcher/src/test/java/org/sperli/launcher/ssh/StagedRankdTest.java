@@ -284,6 +284,8 @@ class StagedRankdTest {
         assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
         assertNothingStaged();
 
+        // With a sperli-rankd on the host (for its agent), the job jar is the first thing to stage.
+        server.installRankd();
         List<Integer> ports = LauncherHarness.freePorts(2);
         LauncherHarness.Run given = LauncherHarness.run(LauncherHarness.environment(Map.of()), "run", "--ssh",
                 "--ssh-dir", sshDir.toString(), "--rankd", "sperli-rankd", "--hosts",
