@@ -32,6 +32,7 @@ import org.sperli.checkpoint.CommitSignatures;
 import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.RankFileReader;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.protocol.CommitLayout;
 
 class ResumeTest {
     @TempDir
@@ -169,7 +170,7 @@ class ResumeTest {
     @Test
     void aFlippedByteInRank0sCommitIsRepairedFromAnotherRanksOffer() {
         TestJob job = checkpointed(3, 1);
-        flipByte(layout(job, 0).commit(1), CommitFile.HASHES_OFFSET);
+        flipByte(layout(job, 0).commit(1), CommitLayout.HASHES_OFFSET);
 
         assertRestored(resume(job.restart()), 1);
         commit(job, 0, 1, 3);
@@ -200,7 +201,7 @@ class ResumeTest {
     void aFlippedByteInEveryCopyOfTheOnlyCommitIsH1621(int size) {
         TestJob job = checkpointed(size, 1);
         for (int r = 0; r < size; r++) {
-            flipByte(layout(job, r).commit(1), CommitFile.EPOCH_OFFSET + 1);
+            flipByte(layout(job, r).commit(1), CommitLayout.EPOCH_OFFSET + 1);
         }
 
         assertEveryRankFails(run(job.restart(), RankRuntime::restored), 0, ErrorCode.H1621);
