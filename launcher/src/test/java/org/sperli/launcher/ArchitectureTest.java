@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     /**
      * The layers of the main code, lowest first: a package imports only packages on its own floor or below (and no
-     * circle, which {@link #noPackageImportsAPackageThatImportsItBack} checks on a floor). The README lists them.
+     * circle, which {@link #noPackageImportsAPackageThatImportsItBack} checks on a floor). {@code docs/architecture.md}
+     * draws them: {@code scripts/architecture-diagram} reads this list, and {@link ArchitectureDiagramTest} keeps the
+     * drawing in the document equal to its output.
      *
      * <p>The job API (floors 0 to 2) is the bottom; the protocol packages (3 to 5) are the bottom of {@code common},
      * below even the crypto, so that the wire format reads without the checkpoint files, keys or runtime.
@@ -161,7 +163,8 @@ class ArchitectureTest {
             String from = e.getKey();
             Integer floor = floorOf.get(from);
             if (floor == null) {
-                wrong.add(from + " is on no floor: add it to FLOORS and to the README's layout table");
+                wrong.add(from + " is on no floor: add it to FLOORS and redraw docs/architecture.md"
+                        + " (scripts/architecture-diagram --write)");
                 continue;
             }
             for (String to : e.getValue()) {
