@@ -2,7 +2,9 @@ package org.sperli.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.sperli.runtime.CheckpointFixture.assertEveryRankFails;
+import static org.sperli.runtime.CheckpointFixture.assertJobEnded;
 import static org.sperli.runtime.CheckpointFixture.assertRestored;
 import static org.sperli.runtime.CheckpointFixture.checkpoints;
 import static org.sperli.runtime.CheckpointFixture.delete;
@@ -17,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.RepeatedTest;
@@ -157,6 +160,23 @@ class ResumeTest {
         delete(layout(job, 2).buddyFile(1, 1));
 
         assertEveryRankFails(run(job.restart(), RankRuntime::restored), 0, ErrorCode.H1622);
+    }
+
+    /**
+     * Protocol 7.6, 9.4 and 13.11, question 6: a wait of the resume that runs out ends the job with H1613 at the rank
+     * that waited and ABORT reason 6 with code 1613. 1613 is no checkpoint code (H1619 to H1624), so the receivers
+     * report H1612, in the resume (rank 1) and outside it (rank 2, which takes no part in it and waits in its
+     * program), as after reason 5 with 1613 ({@code CheckpointRefusalTest}).
+     */
+    @Test
+    void aResumeWaitThatRunsOutIsH1613AtRank0AndH1612AtTheOthers() {
+        TestJob restarted = TestJob.withCheckpoints(3, root).restart().checkpointWaitLimit(Duration.ofSeconds(1))
+                .checkpointsOffAt(2);
+        List<TestJob.Outcome<byte[]>> out = run(restarted, rt -> rt.recv(0, 99));
+
+        assertJobEnded(out, 0, ErrorCode.H1613, ErrorCode.H1612);
+        assertTrue(out.get(0).error().reason().contains("rank 2 sent no RESUME within 1 s"),
+                out.get(0).error().reason());
     }
 
     @Test
