@@ -1,5 +1,18 @@
 package org.sperli.checkpoint;
 
+import static org.sperli.protocol.CommitLayout.EPOCH_OFFSET;
+import static org.sperli.protocol.CommitLayout.HASHES_OFFSET;
+import static org.sperli.protocol.CommitLayout.HASH_LENGTH;
+import static org.sperli.protocol.CommitLayout.JOB_ID_OFFSET;
+import static org.sperli.protocol.CommitLayout.MAGIC;
+import static org.sperli.protocol.CommitLayout.MAGIC_OFFSET;
+import static org.sperli.protocol.CommitLayout.SIGNATURE_LENGTH;
+import static org.sperli.protocol.CommitLayout.SIGNATURE_LENGTH_SIZE;
+import static org.sperli.protocol.CommitLayout.SIZE_OFFSET;
+import static org.sperli.protocol.CommitLayout.VERSION_OFFSET;
+import static org.sperli.protocol.CommitLayout.lengthFor;
+import static org.sperli.protocol.CommitLayout.signatureLengthOffset;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +23,6 @@ import java.util.List;
 import java.util.Objects;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.crypto.Sha256;
 import org.sperli.protocol.Encodable;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Wire;
@@ -31,32 +43,17 @@ import org.sperli.protocol.Limits;
  *  38 + 32 x size  2484       CompositeSig over bytes 0 .. 36 + 32 x size, context {@value #CONTEXT}
  * </pre>
  *
- * <p>A file is exactly {@link #lengthFor lengthFor(size)} = 2522 + 32 x size bytes. {@link #read} refuses any
- * malformation with H1621, checking the size range and the whole length before it allocates anything from the size.
+ * <p>The offsets and lengths are {@link org.sperli.protocol.CommitLayout}'s, at the bottom of the protocol, because
+ * the CKPT_COMMIT and RESUME frames carry this file and their length rules need them too. A file is exactly
+ * {@link org.sperli.protocol.CommitLayout#lengthFor lengthFor(size)} = 2522 + 32 x size bytes. {@link #read} refuses
+ * any malformation with H1621, checking the size range and the whole length before it allocates anything from the
+ * size.
  * The signed part is the first 36 + 32 x size bytes, everything before the signature length. The signature is
  * verified elsewhere ({@code org.sperli.identity}); {@link #expect} compares the file with the job (H1621, H1623 for
  * another size) and {@link #expectRankFile} a rank file's hash with its entry (H1620).
  */
 public record CommitFile(long version, long epoch, JobId jobId, long size, List<byte[]> rankFileSha256,
                          byte[] signature) implements Encodable {
-    // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
-    // purpose, so that each reads against the protocol's own table line by line.
-    public static final String MAGIC = "SPRLCMIT";
-    public static final int MAGIC_OFFSET = 0;
-    public static final int VERSION_OFFSET = MAGIC_OFFSET + 8;
-    public static final int EPOCH_OFFSET = VERSION_OFFSET + 4;
-    public static final int JOB_ID_OFFSET = EPOCH_OFFSET + 4;
-    public static final int SIZE_OFFSET = JOB_ID_OFFSET + JobId.LENGTH;
-    public static final int HASHES_OFFSET = SIZE_OFFSET + 4;
-    /** Bytes of the signature length field, which follows the hashes. */
-    public static final int SIGNATURE_LENGTH_SIZE = 2;
-    /** A CompositeSig (ML-DSA-44 and Ed25519) signature. */
-    public static final int SIGNATURE_LENGTH = 2484;
-    /** Bytes of a COMMIT file besides its hashes: 2522. */
-    public static final int FIXED_LENGTH = HASHES_OFFSET + SIGNATURE_LENGTH_SIZE + SIGNATURE_LENGTH;
-    /** Shortest and longest COMMIT file (size 1 and 4096). */
-    public static final int MIN_LENGTH = FIXED_LENGTH + Sha256.LENGTH * Limits.MIN_SIZE;
-    public static final int MAX_LENGTH = FIXED_LENGTH + Sha256.LENGTH * Limits.MAX_SIZE;
     /** The CompositeSig application context of COMMIT files. */
     public static final String CONTEXT = "SPERLI-COMMIT-1";
 
@@ -80,14 +77,6 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
     /** This COMMIT with {@code signature} (2484 bytes, copied). */
     public CommitFile withSignature(byte[] signature) {
         return new CommitFile(version, epoch, jobId, size, rankFileSha256, Objects.requireNonNull(signature));
-    }
-
-    /** Bytes of the COMMIT file of a job of {@code size} ranks (1..4096): 2522 + 32 x size. */
-    public static int lengthFor(int size) {
-        if (size < Limits.MIN_SIZE || size > Limits.MAX_SIZE) {
-            throw new IllegalArgumentException("size=" + size + ", expected 1..4096");
-        }
-        return FIXED_LENGTH + Sha256.LENGTH * size;
     }
 
     /** Decodes the bytes from {@code commit}'s position to its limit, without moving the position. Refusals: H1621. */
@@ -119,8 +108,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         }
         List<byte[]> hashes = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
-            byte[] sha = new byte[Sha256.LENGTH];
-            b.get(HASHES_OFFSET + Sha256.LENGTH * r, sha);
+            byte[] sha = new byte[HASH_LENGTH];
+            b.get(HASHES_OFFSET + HASH_LENGTH * r, sha);
             hashes.add(sha);
         }
         byte[] signature = new byte[SIGNATURE_LENGTH];
@@ -217,12 +206,8 @@ public record CommitFile(long version, long epoch, JobId jobId, long size, List<
         jobId.write(b, JOB_ID_OFFSET);
         b.putInt(SIZE_OFFSET, (int) size);
         for (int r = 0; r < rankFileSha256.size(); r++) {
-            b.put(HASHES_OFFSET + Sha256.LENGTH * r, rankFileSha256.get(r));
+            b.put(HASHES_OFFSET + HASH_LENGTH * r, rankFileSha256.get(r));
         }
-    }
-
-    private static int signatureLengthOffset(int size) {
-        return HASHES_OFFSET + Sha256.LENGTH * size;
     }
 
     private String hashesFault() {

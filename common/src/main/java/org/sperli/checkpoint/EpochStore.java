@@ -13,6 +13,7 @@ import java.util.List;
 import org.sperli.Checkpointable;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 
 /**
@@ -137,9 +138,9 @@ public final class EpochStore {
         Path file = layout.commit(epoch);
         try {
             long length = Files.size(file);
-            if (length > CommitFile.MAX_LENGTH) {
+            if (length > CommitLayout.MAX_LENGTH) {
                 throw new SperliException(ErrorCode.H1621, "COMMIT of epoch " + epoch + " has " + length
-                        + " bytes, at most " + CommitFile.MAX_LENGTH);
+                        + " bytes, at most " + CommitLayout.MAX_LENGTH);
             }
             return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {

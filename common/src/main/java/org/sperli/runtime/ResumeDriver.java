@@ -15,6 +15,7 @@ import org.sperli.checkpoint.EpochStore;
 import org.sperli.checkpoint.ResumeChoice.Candidate;
 import org.sperli.checkpoint.ResumeChoice.Decision;
 import org.sperli.checkpoint.ResumeChoice;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Resume;
@@ -159,7 +160,7 @@ final class ResumeDriver extends CheckpointProcedure {
                 continue;
             }
             // A COMMIT of another length does not fit a RESUME of this job; rank 0 judges its own copy.
-            if (bytes == null || bytes.length != CommitFile.lengthFor(size)) {
+            if (bytes == null || bytes.length != CommitLayout.lengthFor(size)) {
                 continue;
             }
             if (check(e, rank, bytes).isVerified()) {

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.crypto.Sha256;
 import org.sperli.jobspec.JobSpecSamples;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.frame.FrameType;
 
@@ -70,9 +72,9 @@ class CommitFileTest {
 
     @Test
     void lengthIs2522Plus32TimesSize() {
-        assertEquals(2522, CommitFile.FIXED_LENGTH);
+        assertEquals(2522, CommitLayout.FIXED_LENGTH);
         for (int size : new int[] {1, 2, 3, 4096}) {
-            assertEquals(2522 + 32 * size, CommitFile.lengthFor(size));
+            assertEquals(2522 + 32 * size, CommitLayout.lengthFor(size));
             assertEquals("exactly " + (2522 + 32 * size), FrameType.CKPT_COMMIT.lengthRule(size).toString());
             assertEquals(2522 + 32 * size, sample(size).toBytes().length);
             assertEquals(2522 + 32 * size, sample(size).encodedLength());
@@ -80,10 +82,19 @@ class CommitFileTest {
         assertEquals("SPERLI-COMMIT-1", CommitFile.CONTEXT);
     }
 
+    /** The layout sits below the crypto package (protocol is the bottom of common), so its hash length is its own. */
+    @Test
+    void theLayoutsHashIsASha256() {
+        assertEquals(Sha256.LENGTH, CommitLayout.HASH_LENGTH);
+        assertEquals(CommitLayout.HASH_LENGTH, Sha256.of(new byte[0]).length);
+        assertEquals(CommitLayout.HASHES_OFFSET + CommitLayout.HASH_LENGTH * 3,
+                CommitLayout.signatureLengthOffset(3));
+    }
+
     @Test
     void lengthForRefusesSizeOutside1To4096() {
-        assertThrows(IllegalArgumentException.class, () -> CommitFile.lengthFor(0));
-        assertThrows(IllegalArgumentException.class, () -> CommitFile.lengthFor(4097));
+        assertThrows(IllegalArgumentException.class, () -> CommitLayout.lengthFor(0));
+        assertThrows(IllegalArgumentException.class, () -> CommitLayout.lengthFor(4097));
     }
 
     @Test
@@ -133,21 +144,21 @@ class CommitFileTest {
 
     @Test
     void refusesVersionOtherThan1WithH1621() {
-        assertReadRefusedH1621(withU32(sample(1).toBytes(), CommitFile.VERSION_OFFSET, 2));
-        assertReadRefusedH1621(withU32(sample(1).toBytes(), CommitFile.VERSION_OFFSET, 0));
+        assertReadRefusedH1621(withU32(sample(1).toBytes(), CommitLayout.VERSION_OFFSET, 2));
+        assertReadRefusedH1621(withU32(sample(1).toBytes(), CommitLayout.VERSION_OFFSET, 0));
     }
 
     @Test
     void refusesSizeOutside1To4096WithH1621() {
         for (long size : new long[] {0, 4097, 0xffff_ffffL}) {
-            assertReadRefusedH1621(withU32(sample(1).toBytes(), CommitFile.SIZE_OFFSET, size));
+            assertReadRefusedH1621(withU32(sample(1).toBytes(), CommitLayout.SIZE_OFFSET, size));
         }
     }
 
     @Test
     void refusesLengthThatDoesNotFitTheSizeWithH1621() {
-        assertReadRefusedH1621(withU32(sample(2).toBytes(), CommitFile.SIZE_OFFSET, 1));
-        assertReadRefusedH1621(withU32(sample(2).toBytes(), CommitFile.SIZE_OFFSET, 3));
+        assertReadRefusedH1621(withU32(sample(2).toBytes(), CommitLayout.SIZE_OFFSET, 1));
+        assertReadRefusedH1621(withU32(sample(2).toBytes(), CommitLayout.SIZE_OFFSET, 3));
     }
 
     @Test

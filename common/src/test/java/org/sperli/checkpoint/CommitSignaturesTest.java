@@ -14,6 +14,7 @@ import org.sperli.SperliException;
 import org.sperli.checkpoint.CommitFile;
 import org.sperli.crypto.CompositeSig;
 import org.sperli.jobspec.JobSpecSamples;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 
 class CommitSignaturesTest {
@@ -49,7 +50,7 @@ class CommitSignaturesTest {
     @Test
     void aFlippedByteInTheSignedPartIsH1621() {
         byte[] bytes = signed(4, 3, KEY.secretKey());
-        bytes[CommitFile.HASHES_OFFSET] ^= 1;
+        bytes[CommitLayout.HASHES_OFFSET] ^= 1;
 
         refused(ErrorCode.H1621, () -> CommitSignatures.verify(ByteBuffer.wrap(bytes), KEY.publicKey(), JOB, 4, 3));
     }

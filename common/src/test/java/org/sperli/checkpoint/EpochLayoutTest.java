@@ -2,6 +2,7 @@ package org.sperli.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,29 @@ class EpochLayoutTest {
         assertEquals(epoch.resolve("COMMIT.tmp"), LAYOUT.commitTmp(12, 0));
         assertEquals(epoch.resolve("COMMIT.3.tmp"), LAYOUT.commitTmp(12, 3));
         assertEquals(Path.of("/ckpt", JOB_HEX, "4294967295"), LAYOUT.epochDir(0xffff_ffffL));
+    }
+
+    /**
+     * Protocol 9.1 (13.11, question 1): the temporary names are rank-&lt;n&gt;.ckpt.tmp, rank-&lt;r&gt;.ckpt.buddy.tmp,
+     * COMMIT.tmp (rank 0) and COMMIT.&lt;n&gt;.tmp (rank n above 0), and ranks that share a checkpoint directory never
+     * write under the same one.
+     */
+    @Test
+    void theTemporaryNamesAreTheFourOfTheProtocolAndNoTwoRanksShareOne() {
+        int size = 5;
+        java.util.Map<Path, Integer> writer = new java.util.HashMap<>();
+        for (int rank = 0; rank < size; rank++) {
+            for (Path tmp : java.util.List.of(LAYOUT.rankFileTmp(7, rank),
+                    LAYOUT.buddyFileTmp(7, EpochLayout.buddySourceOf(rank, size)), LAYOUT.commitTmp(7, rank))) {
+                assertEquals(LAYOUT.epochDir(7), tmp.getParent());
+                String name = tmp.getFileName().toString();
+                assertTrue(name.matches("rank-[0-9]+\\.ckpt\\.tmp|rank-[0-9]+\\.ckpt\\.buddy\\.tmp|COMMIT\\.tmp"
+                        + "|COMMIT\\.[1-9][0-9]*\\.tmp"), name);
+                Integer other = writer.put(tmp, rank);
+                assertEquals(null, other, name + " is written by ranks " + other + " and " + rank);
+            }
+        }
+        assertEquals(3 * size, writer.size());
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.crypto.Sha256;
 import org.sperli.jobspec.JobSpecSamples;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 
 class EpochStoreTest {
@@ -266,7 +267,7 @@ class EpochStoreTest {
     void aCommitFileLongerThanAnyCommitIsRefusedWithH1621BeforeItIsRead() throws IOException {
         EpochStore store = EpochStore.of(dir, JOB, 0, 1);
         store.prepareEpoch(1);
-        Files.write(store.layout().commit(1), new byte[CommitFile.MAX_LENGTH + 1]);
+        Files.write(store.layout().commit(1), new byte[CommitLayout.MAX_LENGTH + 1]);
 
         refused(ErrorCode.H1621, () -> store.readCommit(1));
     }

@@ -24,6 +24,7 @@ import org.sperli.SperliException;
 import org.sperli.jobspec.JobSpecArbitraries;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.Mutations;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 
 /**
@@ -62,7 +63,7 @@ class FilesAndTokenProperties {
                         hashes.add(JobSpecArbitraries.bytes(random, 32));
                     }
                     return CommitFile.unsigned(epoch, JobSpecArbitraries.jobId(random), hashes)
-                            .withSignature(JobSpecArbitraries.bytes(random, CommitFile.SIGNATURE_LENGTH));
+                            .withSignature(JobSpecArbitraries.bytes(random, CommitLayout.SIGNATURE_LENGTH));
                 });
     }
 
@@ -134,7 +135,7 @@ class FilesAndTokenProperties {
     @Property(tries = 200)
     void commitsRoundTrip(@ForAll("commits") CommitFile c) {
         byte[] bytes = c.toBytes();
-        assertEquals(CommitFile.lengthFor((int) c.size()), bytes.length);
+        assertEquals(CommitLayout.lengthFor((int) c.size()), bytes.length);
         assertEquals(c, CommitFile.read(ByteBuffer.wrap(bytes)));
     }
 
@@ -157,7 +158,7 @@ class FilesAndTokenProperties {
                                                    @ForAll @IntRange(min = 0, max = 7) int which) {
         long[] sizes = {0, 1, 4096, 4097, 0x7fff_ffffL, 0x8000_0000L, 0xffff_fffeL, MAX_U32};
         byte[] bytes = valid.toBytes();
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(CommitFile.SIZE_OFFSET, (int) sizes[which]);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(CommitLayout.SIZE_OFFSET, (int) sizes[which]);
         decodeOr(() -> CommitFile.read(ByteBuffer.wrap(bytes)), ErrorCode.H1621);
     }
 }

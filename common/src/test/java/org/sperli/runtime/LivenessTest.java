@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -176,5 +177,49 @@ class LivenessTest {
                     e.reason());
             assertTrue(ms >= 4000, "failed after " + ms + " ms, before the stall bound");
         }
+    }
+
+    /**
+     * Protocol 1 and 7.5 (13.11, question 5): a dropped frame is not delivered, but its bytes count for liveness like
+     * every byte that arrives; the idle handler sits before the decoder. A peer that sends only frames of an older
+     * incarnation for twice the silence limit, and no heartbeat, is not taken as lost.
+     */
+    @Test
+    void theBytesOfDroppedFramesCountForLiveness() throws Exception {
+        TestJob job = new TestJob(2, 2, 2000);
+        var rank = rank1(job);
+        try (RoguePeer rogue = rogue(job)) {
+            byte[] stale = "stale".getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < 16; i++) {
+                rogue.send(FrameHeader.of(FrameType.DATA, stale.length, job.job, 0, 1, job.incarnation - 1, 5, 0),
+                        stale);
+                Thread.sleep(250);
+            }
+            byte[] fresh = "fresh".getBytes(StandardCharsets.UTF_8);
+            rogue.send(FrameHeader.of(FrameType.DATA, fresh.length, job.job, 0, 1, job.incarnation, 5, 0), fresh);
+            TestJob.Outcome<String> o = rank.get(30, TimeUnit.SECONDS);
+            assertEquals(null, o.error(), () -> "the dropped frames were taken as silence: " + o.error());
+            assertEquals("fresh", o.get());
+        }
+    }
+
+    /**
+     * Protocol 7.5 (13.11, question 4): nothing on the wire carries the silence limit, so each rank judges its peers
+     * by its own description's limit and sends heartbeats after a fifth of its own. Descriptions that differ are not
+     * detected: rank 0 with 2000 ms takes rank 1, whose 60000 ms limit spaces its heartbeats 12 s apart, as lost
+     * after 2 s of quiet, and rank 1 reports that verdict (with rank 0's heartbeats every second it would judge
+     * nobody itself).
+     */
+    @Test
+    void eachRankJudgesSilenceByItsOwnDescriptionsLimit() {
+        TestJob job = new TestJob(2, 1, 60_000).silenceMsAt(0, 2000);
+        List<TestJob.Outcome<String>> out = job.run(java.time.Duration.ofSeconds(60),
+                rt -> new String(rt.recv(1 - rt.rank(), 5), StandardCharsets.UTF_8));
+        SperliException rank0 = out.get(0).error();
+        assertNotNull(rank0, "rank 0 did not judge rank 1 silent");
+        assertEquals(ErrorCode.H1613, rank0.code());
+        assertTrue(rank0.reason().contains("rank 1 silent for 2000 ms"), rank0.reason());
+        assertNotNull(out.get(1).error(), "rank 1 did not hear rank 0's verdict");
+        assertEquals(ErrorCode.H1613, out.get(1).error().code(), out.get(1).error().getMessage());
     }
 }

@@ -2,7 +2,9 @@ package org.sperli.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.sperli.runtime.CheckpointFixture.assertEveryRankFails;
+import static org.sperli.runtime.CheckpointFixture.assertJobEnded;
 import static org.sperli.runtime.CheckpointFixture.assertRestored;
 import static org.sperli.runtime.CheckpointFixture.checkpoints;
 import static org.sperli.runtime.CheckpointFixture.delete;
@@ -17,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.RepeatedTest;
@@ -32,6 +35,7 @@ import org.sperli.checkpoint.CommitSignatures;
 import org.sperli.checkpoint.RankFileHeader;
 import org.sperli.checkpoint.RankFileReader;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.protocol.CommitLayout;
 
 class ResumeTest {
     @TempDir
@@ -158,6 +162,23 @@ class ResumeTest {
         assertEveryRankFails(run(job.restart(), RankRuntime::restored), 0, ErrorCode.H1622);
     }
 
+    /**
+     * Protocol 7.6, 9.4 and 13.11, question 6: a wait of the resume that runs out ends the job with H1613 at the rank
+     * that waited and ABORT reason 6 with code 1613. 1613 is no checkpoint code (H1619 to H1624), so the receivers
+     * report H1612, in the resume (rank 1) and outside it (rank 2, which takes no part in it and waits in its
+     * program), as after reason 5 with 1613 ({@code CheckpointRefusalTest}).
+     */
+    @Test
+    void aResumeWaitThatRunsOutIsH1613AtRank0AndH1612AtTheOthers() {
+        TestJob restarted = TestJob.withCheckpoints(3, root).restart().checkpointWaitLimit(Duration.ofSeconds(1))
+                .checkpointsOffAt(2);
+        List<TestJob.Outcome<byte[]>> out = run(restarted, rt -> rt.recv(0, 99));
+
+        assertJobEnded(out, 0, ErrorCode.H1613, ErrorCode.H1612);
+        assertTrue(out.get(0).error().reason().contains("rank 2 sent no RESUME within 1 s"),
+                out.get(0).error().reason());
+    }
+
     @Test
     void withOneRankABadRankFileIsH1622() {
         TestJob job = checkpointed(1, 1);
@@ -169,7 +190,7 @@ class ResumeTest {
     @Test
     void aFlippedByteInRank0sCommitIsRepairedFromAnotherRanksOffer() {
         TestJob job = checkpointed(3, 1);
-        flipByte(layout(job, 0).commit(1), CommitFile.HASHES_OFFSET);
+        flipByte(layout(job, 0).commit(1), CommitLayout.HASHES_OFFSET);
 
         assertRestored(resume(job.restart()), 1);
         commit(job, 0, 1, 3);
@@ -200,7 +221,7 @@ class ResumeTest {
     void aFlippedByteInEveryCopyOfTheOnlyCommitIsH1621(int size) {
         TestJob job = checkpointed(size, 1);
         for (int r = 0; r < size; r++) {
-            flipByte(layout(job, r).commit(1), CommitFile.EPOCH_OFFSET + 1);
+            flipByte(layout(job, r).commit(1), CommitLayout.EPOCH_OFFSET + 1);
         }
 
         assertEveryRankFails(run(job.restart(), RankRuntime::restored), 0, ErrorCode.H1621);

@@ -11,6 +11,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
+import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Hello;
 
 /**
@@ -116,6 +117,23 @@ final class RoguePeer implements AutoCloseable {
     FrameHeader readUntilAbortHeader() {
         try {
             return readUntil(FrameType.ABORT);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Reads frames until an ABORT arrives and decodes it; null when the stream ends or fails first. */
+    Abort readUntilAbort() {
+        try {
+            while (true) {
+                byte[] h = new byte[FrameHeader.LENGTH];
+                in.readFully(h);
+                FrameHeader header = FrameHeader.read(ByteBuffer.wrap(h), 0);
+                byte[] payload = in.readNBytes((int) header.length());
+                if (header.frameType() == FrameType.ABORT) {
+                    return Abort.read(ByteBuffer.wrap(payload));
+                }
+            }
         } catch (IOException e) {
             return null;
         }

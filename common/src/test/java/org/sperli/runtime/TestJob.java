@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -43,6 +46,8 @@ public final class TestJob {
     /** Each rank's own checkpoint directory (every host has its own disk), or null: checkpoints off. */
     public final List<Path> checkpointDirs;
     private volatile Duration checkpointWaitLimit = CheckpointSettings.DEFAULT_WAIT_LIMIT;
+    private final Map<Integer, Long> silenceAt = new ConcurrentHashMap<>();
+    private final Set<Integer> checkpointsOffAt = ConcurrentHashMap.newKeySet();
 
     public TestJob(int size) {
         this(size, 1, 5000);
@@ -93,13 +98,31 @@ public final class TestJob {
 
     /** Rank r's checkpoint settings: its directory, the job public key, and the signing key at rank 0. */
     public CheckpointSettings checkpointSettings(int rank) {
-        return checkpointDirs == null ? null : new CheckpointSettings(checkpointDirs.get(rank), JOB_KEY.publicKey(),
+        if (checkpointDirs == null || checkpointsOffAt.contains(rank)) {
+            return null;
+        }
+        return new CheckpointSettings(checkpointDirs.get(rank), JOB_KEY.publicKey(),
                 rank == 0 ? JOB_KEY.secretKey() : null, checkpointWaitLimit);
     }
 
     /** From now on, the ranks' checkpoint wait limit is {@code limit} (default: the settings' default). */
     public TestJob checkpointWaitLimit(Duration limit) {
         this.checkpointWaitLimit = limit;
+        return this;
+    }
+
+    /**
+     * From now on, rank {@code rank}'s description has the silence limit {@code ms} instead of the job's: descriptions
+     * that differ, which a launcher never makes.
+     */
+    public TestJob silenceMsAt(int rank, long ms) {
+        silenceAt.put(rank, ms);
+        return this;
+    }
+
+    /** From now on, rank {@code rank} runs without checkpoint settings: it takes no part in a checkpoint or resume. */
+    public TestJob checkpointsOffAt(int rank) {
+        checkpointsOffAt.add(rank);
         return this;
     }
 
@@ -118,7 +141,7 @@ public final class TestJob {
     }
 
     public RankConfig config(int rank, byte[] ownToken) {
-        return new RankConfig(job, size, rank, incarnation, silenceMs, hosts, ownToken,
+        return new RankConfig(job, size, rank, incarnation, silenceAt.getOrDefault(rank, silenceMs), hosts, ownToken,
                 (token, peer, now) -> JoinTokens.verify(token, JOB_KEY.publicKey(), job, peer, peer, size,
                         incarnation, hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),

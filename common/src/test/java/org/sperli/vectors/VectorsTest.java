@@ -33,6 +33,7 @@ import org.sperli.checkpoint.RankFiles;
 import org.sperli.collective.Combine;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinToken;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.LeBytes;
 import org.sperli.protocol.frame.FrameHeader;
@@ -626,7 +627,7 @@ class VectorsTest {
         for (int i = 0; i < n; i++) {
             sameBytes("field hash_" + i, hashes.get(i), c.rankFileSha256(i));
         }
-        field(r, "sig_length", CommitFile.SIGNATURE_LENGTH); // read refuses any other value
+        field(r, "sig_length", CommitLayout.SIGNATURE_LENGTH); // read refuses any other value
         hexField(r, "signature", c.signature());
         hexField(r, "signed_part", c.signedPart());
         sameBytes("CommitFile.read then toBytes", bytes, c.toBytes());

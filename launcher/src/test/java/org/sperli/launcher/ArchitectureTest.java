@@ -24,18 +24,24 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     /**
-     * The floors of the README's layout table, lowest first: a package imports only packages on its own floor or
-     * below (and no circle, which {@link #noPackageImportsAPackageThatImportsItBack} checks on a floor).
+     * The layers of the main code, lowest first: a package imports only packages on its own floor or below (and no
+     * circle, which {@link #noPackageImportsAPackageThatImportsItBack} checks on a floor). {@code docs/architecture.md}
+     * draws them: {@code scripts/architecture-diagram} reads this list, and {@link ArchitectureDiagramTest} keeps the
+     * drawing in the document equal to its output.
+     *
+     * <p>The job API (floors 0 to 2) is the bottom; the protocol packages (3 to 5) are the bottom of {@code common},
+     * below even the crypto, so that the wire format reads without the checkpoint files, keys or runtime.
      */
-    private static final List<List<String>> FLOORS = List.of(
+    static final List<List<String>> FLOORS = List.of(
             List.of("org.sperli"),
             List.of("org.sperli.collective"),
             List.of("org.sperli.array"),
-            List.of("org.sperli.protocol", "org.sperli.crypto", "org.sperli.jvm"),
-            List.of("org.sperli.jobspec", "org.sperli.checkpoint"),
-            List.of("org.sperli.protocol.payload", "org.sperli.checkpoint.inspect", "org.sperli.identity",
-                    "org.sperli.control"),
+            List.of("org.sperli.protocol"),
+            List.of("org.sperli.protocol.payload"),
             List.of("org.sperli.protocol.frame"),
+            List.of("org.sperli.crypto", "org.sperli.jvm"),
+            List.of("org.sperli.jobspec", "org.sperli.checkpoint"),
+            List.of("org.sperli.checkpoint.inspect", "org.sperli.identity", "org.sperli.control"),
             List.of("org.sperli.transport"),
             List.of("org.sperli.runtime"),
             List.of("org.sperli.rankd.job", "org.sperli.rankd.agent"),
@@ -49,6 +55,14 @@ class ArchitectureTest {
 
     /** The packages of the sperli-api module, which a job compiles against alone. */
     private static final Set<String> API_PACKAGES = Set.of("org.sperli", "org.sperli.array", "org.sperli.collective");
+
+    /** The protocol: the frame, the payload layouts and what they share. */
+    private static final Set<String> PROTOCOL_PACKAGES = Set.of("org.sperli.protocol", "org.sperli.protocol.frame",
+            "org.sperli.protocol.payload");
+
+    /** All the protocol uses of SPERLI outside itself: the job API's codes, which its refusals carry. */
+    private static final Set<String> PROTOCOL_USES_OF_THE_API = Set.of("org.sperli.ErrorCode",
+            "org.sperli.SperliException");
 
     private static JavaClasses classes;
 
@@ -108,6 +122,34 @@ class ArchitectureTest {
         assertEquals(Set.of("org.sperli"), imports.getOrDefault("org.sperli.collective", Set.of()));
     }
 
+    /**
+     * The protocol packages are the bottom of common: they use the JDK, the job API's ErrorCode and
+     * SperliException, and each other; not the checkpoint files (whose layout lengths they need are in
+     * {@code org.sperli.protocol.CommitLayout}), not the crypto, not Netty.
+     */
+    @Test
+    void theProtocolUsesOnlyTheJdkTheApisCodesAndItself() {
+        Set<String> protocolPackages = new TreeSet<>();
+        List<String> outside = new ArrayList<>();
+        for (JavaClass c : classes) {
+            if (!c.getPackageName().startsWith("org.sperli.protocol")) {
+                continue;
+            }
+            protocolPackages.add(c.getPackageName());
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                JavaClass target = d.getTargetClass().getBaseComponentType();
+                String name = target.getName().replaceFirst("\\$.*", "");
+                if (!target.isPrimitive() && !target.getPackageName().startsWith("java.")
+                        && !PROTOCOL_PACKAGES.contains(target.getPackageName())
+                        && !PROTOCOL_USES_OF_THE_API.contains(name)) {
+                    outside.add(d.getDescription());
+                }
+            }
+        }
+        assertEquals(new TreeSet<>(PROTOCOL_PACKAGES), protocolPackages, "the protocol's packages changed");
+        assertEquals(List.of(), outside, "the protocol reaches outside itself, the JDK and the API's codes");
+    }
+
     @Test
     void everyPackageImportsOnlyItsFloorAndBelow() {
         Map<String, Integer> floorOf = new TreeMap<>();
@@ -121,7 +163,8 @@ class ArchitectureTest {
             String from = e.getKey();
             Integer floor = floorOf.get(from);
             if (floor == null) {
-                wrong.add(from + " is on no floor: add it to FLOORS and to the README's layout table");
+                wrong.add(from + " is on no floor: add it to FLOORS and redraw docs/architecture.md"
+                        + " (scripts/architecture-diagram --write)");
                 continue;
             }
             for (String to : e.getValue()) {

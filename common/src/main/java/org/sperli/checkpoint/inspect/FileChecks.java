@@ -21,6 +21,7 @@ import org.sperli.checkpoint.inspect.Inspection.FileStatus;
 import org.sperli.checkpoint.inspect.Inspection.RankFile;
 import org.sperli.checkpoint.inspect.Inspection.SignatureCheck;
 import org.sperli.crypto.CompositeSig;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 
@@ -111,9 +112,9 @@ final class FileChecks {
             return refusedCommit(length, new SperliException(ErrorCode.H1621, "COMMIT is " + notRegular), null,
                     null);
         }
-        if (length < CommitFile.MIN_LENGTH || length > CommitFile.MAX_LENGTH) {
+        if (length < CommitLayout.MIN_LENGTH || length > CommitLayout.MAX_LENGTH) {
             return refusedCommit(length, new SperliException(ErrorCode.H1621, "COMMIT length=" + length
-                    + ", expected 2522 + 32 x size (" + CommitFile.MIN_LENGTH + ".." + CommitFile.MAX_LENGTH + ")"),
+                    + ", expected 2522 + 32 x size (" + CommitLayout.MIN_LENGTH + ".." + CommitLayout.MAX_LENGTH + ")"),
                     null, null);
         }
         ByteBuffer bytes = ByteBuffer.allocate((int) length);

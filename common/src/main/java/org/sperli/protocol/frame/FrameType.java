@@ -1,7 +1,6 @@
 package org.sperli.protocol.frame;
 
-import org.sperli.checkpoint.CommitFile;
-import org.sperli.crypto.Sha256;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.PositionCoded;
 import org.sperli.protocol.payload.Abort;
@@ -60,9 +59,9 @@ public enum FrameType implements PositionCoded {
         };
     }
 
-    /** Like {@link CommitFile#lengthFor}, also for a size outside 1..4096 (a receiver's context never is). */
+    /** Like {@link CommitLayout#lengthFor}, also for a size outside 1..4096 (a receiver's context never is). */
     private static long commitLength(int jobSize) {
-        return CommitFile.FIXED_LENGTH + (long) Sha256.LENGTH * jobSize;
+        return CommitLayout.FIXED_LENGTH + (long) CommitLayout.HASH_LENGTH * jobSize;
     }
 
     /** The type with this code, or {@code null} for 0 and codes above 11. */

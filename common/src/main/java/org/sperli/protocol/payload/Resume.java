@@ -3,8 +3,7 @@ package org.sperli.protocol.payload;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.sperli.ErrorCode;
-import org.sperli.checkpoint.CommitFile;
-import org.sperli.crypto.Sha256;
+import org.sperli.protocol.CommitLayout;
 import org.sperli.protocol.Encodable;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.Wire;
@@ -71,7 +70,7 @@ public record Resume(long status, ByteBuffer commit) implements Encodable {
 
     /** Bytes of a COMMIT file for {@code size} ranks (1..4096): 2522 + 32 x size. */
     public static int commitLength(int size) {
-        return CommitFile.lengthFor(size);
+        return CommitLayout.lengthFor(size);
     }
 
     /** A fresh read-only view of the COMMIT bytes, or {@code null} when there are none. */
@@ -115,9 +114,9 @@ public record Resume(long status, ByteBuffer commit) implements Encodable {
             return null;
         }
         int c = commit.remaining();
-        int hashes = c - CommitFile.FIXED_LENGTH;
-        boolean fits = c >= CommitFile.MIN_LENGTH && c <= CommitFile.MAX_LENGTH
-                && hashes % Sha256.LENGTH == 0;
+        int hashes = c - CommitLayout.FIXED_LENGTH;
+        boolean fits = c >= CommitLayout.MIN_LENGTH && c <= CommitLayout.MAX_LENGTH
+                && hashes % CommitLayout.HASH_LENGTH == 0;
         return fits ? null : "COMMIT length=" + c + ", expected 2522 + 32 x size for size 1..4096";
     }
 
