@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shape of the main code, checked on its class files (all modules: this module's test class path holds them):
- * no import circle between packages, every package on its floor importing only its floor and below (the README's
- * layout table), and the job API module importing nothing but the JDK.
+ * no import circle between packages, every package on its floor importing only its floor and below (drawn in
+ * docs/architecture.md), and the job API module importing nothing but the JDK.
  */
 class ArchitectureTest {
     /**

@@ -60,7 +60,7 @@ class ManyRanksOnOneHostTest {
                 "--hosts", "localhost/" + RANKS, jar.toString(), "30", "10", "0", "17", "BEFORE_ACK", "2");
 
         assertEquals(0, run.exitCode(), run.out() + run.err());
-        assertTrue(run.out().contains("[rank 17] crashing at BEFORE_ACK of epoch 2"), run.out());
+        assertTrue(run.out().contains("[rank 17] crashing at BEFORE_ACK of epoch 2"), run.out() + run.err());
         assertTrue(run.err().contains("restarting the job as incarnation 2 (restart 1 of 1)"), run.err());
         for (int rank = 0; rank < RANKS; rank++) {
             assertTrue(run.out().contains("[rank " + rank + "] rank=" + rank + " incarnation=2 pid="),
