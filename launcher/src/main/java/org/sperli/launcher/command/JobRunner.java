@@ -172,9 +172,9 @@ final class JobRunner {
     private static SshRanks sshRanks(Request request, RankCommand command, JobJar jar, LaunchEnvironment environment,
                                      Console console) {
         SshOptions ssh = request.ssh();
-        return new SshRanks(SshTransport.start(SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys), console::detail),
-                command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables(),
-                System::nanoTime);
+        SshSettings settings = SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys);
+        return new SshRanks(SshTransport.start(settings, console::detail), settings, command, jar,
+                request.jobArgs(), console, request.launch().remoteJava, environment.variables(), System::nanoTime);
     }
 
     /** With -v: the job, its jar and where each rank runs. */

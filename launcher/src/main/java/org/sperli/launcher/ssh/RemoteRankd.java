@@ -1,8 +1,6 @@
 package org.sperli.launcher.ssh;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,7 +10,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.StringJoiner;
-import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.CommandWords;
@@ -25,7 +22,7 @@ import org.sperli.launcher.report.Console;
 
 /**
  * What starts an SSH host's ranks when no {@code --rankd} was given: its own {@code sperli-rankd} when the login
- * shell's PATH has one; otherwise the launcher's jars ({@link RankdClasspath}), staged over SFTP into
+ * shell's PATH has one; otherwise the launcher's jars ({@link RankdClasspath}), staged ({@link JarStager}) into
  * {@code ~/.cache/sperli/lib/<sha256>.jar} and run by the host's Java ({@code --remote-java PATH}, else
  * {@code $JAVA_HOME/bin/java}, else {@code java} on the PATH). So a host needs only a JDK.
  *
@@ -35,8 +32,9 @@ import org.sperli.launcher.report.Console;
  * host's available memory and free swap, so that a host given more ranks than it can hold refuses the job before any
  * rank starts ({@link HostMemory}), and its ephemeral port range, so that ranks whose ports lie in it do too
  * ({@link EphemeralPorts}); both before anything is staged.
- * A host that holds all of it is never asked for an SFTP channel: on OpenSSH that channel starts a process of its
- * own, half a second of a host's preparation on a 2-core machine. A Java that is missing
+ * A host that holds all of it is never asked for a copy (over the built-in client an SFTP channel, which on OpenSSH
+ * starts a process of its own, half a second of a host's preparation on a 2-core machine). The probe and the copies
+ * go through the host's {@link RemoteShell}, whatever logs in. A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
  * what it found. A cached jar whose hash differs is replaced; where {@code sha256sum} is missing, a cached file of the
  * right size is kept (the name is its hash, written only by rename of a whole copy).
@@ -84,9 +82,9 @@ final class RemoteRankd {
      *
      * @throws LauncherException when the host cannot run its ranks on {@code ports} (too little memory for them, a
      *         port in its ephemeral range, no usable Java) or the staging fails
-     * @throws IOException when the session fails under the probe or the copy
+     * @throws IOException when the login fails under the probe or the copy
      */
-    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, List<Integer> ports,
+    static Prepared prepare(RemoteShell shell, String host, List<Integer> ports,
                             boolean rankDaemon, String remoteJavaOrNull, RankdClasspath classpath, String jobJarPath,
                             Console console) throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
@@ -102,7 +100,7 @@ final class RemoteRankd {
         for (RankdClasspath.Jar jar : jars) {
             cached.add(jar.remotePath());
         }
-        Probe found = Probe.run(session, remoteJavaOrNull, jobJarPath, cached);
+        Probe found = Probe.run(shell, remoteJavaOrNull, jobJarPath, cached);
         // Ranks of another command (--rankd) may be anything: only the rank daemon's JVMs are judged for memory.
         Probe probe = rankDaemon ? found : found.withoutMemory();
         judge(host, ports, probe.availableKib(), probe.ephemeral());
@@ -131,7 +129,7 @@ final class RemoteRankd {
                 continue;
             }
             boolean wrong = sum != null && !sum.equals(NO_SUM);
-            if (JarStager.stage(sftp, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
+            if (JarStager.stage(shell, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
                 copied++;
             }
         }
@@ -169,11 +167,6 @@ final class RemoteRankd {
         return script.toString();
     }
 
-    private static String run(ClientSession session, String script) throws IOException {
-        return session.executeRemoteCommand("sh -c " + CommandWords.quote(script), new ByteArrayOutputStream(),
-                StandardCharsets.UTF_8, SshTransport.COMMAND_TIMEOUT);
-    }
-
     /** {@code line} without control characters and cut to {@value #MAX_ECHO} characters, to be quoted in a message. */
     static String printable(String line) {
         String clean = line.codePoints().filter(c -> c >= 0x20 && c != 0x7f)
@@ -204,11 +197,11 @@ final class RemoteRankd {
         private static final String MEMORY_SCRIPT = "grep -E '^(" + HostMemory.MEM_AVAILABLE + "|"
                 + HostMemory.SWAP_FREE + ")' " + HostMemory.MEMINFO + " 2>/dev/null; ";
 
-        static Probe run(ClientSession session, String remoteJavaOrNull, String jobJarPath, List<String> cached)
+        static Probe run(RemoteShell shell, String remoteJavaOrNull, String jobJarPath, List<String> cached)
                 throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
-            return parse(RemoteRankd.run(session, sizeScript(jobJarPath) + MEMORY_SCRIPT + EphemeralPorts.PROBE_SCRIPT
+            return parse(shell.run(sizeScript(jobJarPath) + MEMORY_SCRIPT + EphemeralPorts.PROBE_SCRIPT
                     + "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
                     + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
                     + StagedArchive.probeScript() + "{ read -r t < " + RankJvmDefaults.THP_MODE + " && echo \""
