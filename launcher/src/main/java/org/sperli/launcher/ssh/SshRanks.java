@@ -87,6 +87,12 @@ public final class SshRanks implements RankStarter, AutoCloseable {
                 remoteJavaOrNull, env, nanoClock);
     }
 
+    /** Ranks through the operator's ssh program ({@code --ssh-command}); as the other constructor otherwise. */
+    public SshRanks(SshCommand sshCommand, RankCommand command, JobJar jar, List<String> jobArgs, Console console,
+                    String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
+        this(new CommandLogins(sshCommand), command, jar, jobArgs, console, remoteJavaOrNull, env, nanoClock);
+    }
+
     SshRanks(HostLogins hostLogins, RankCommand command, JobJar jar, List<String> jobArgs,
              Console console, String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
         this.hostLogins = hostLogins;
@@ -236,6 +242,10 @@ public final class SshRanks implements RankStarter, AutoCloseable {
             login.close();
             if (e.getCause() instanceof LauncherException refused) {
                 throw refused;
+            }
+            if (e.getCause() instanceof UncheckedIOException io
+                    && io.getCause() instanceof CommandLogins.Unreachable unreachable) {
+                throw new HostUnreachableException(host, unreachable.getMessage(), unreachable);
             }
             if (lost) {
                 throw new HostUnreachableException(host, "connection lost while " + doing + ": "
