@@ -110,7 +110,7 @@ final class JobRunner {
         RankOutputFiles files = outputDirOrNull == null ? null : outputFiles(outputDirOrNull, kit, console);
         LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
                 environment.variables(), console);
-        SshRanks remote = localRanks < plan.size() ? sshRanks(request, ssh, command, jar, environment, console) : null;
+        SshRanks remote = sshRanks(request, ssh, plan, command, jar, environment, console);
         IncarnationHistory history = new IncarnationHistory(environment.clock(), System::nanoTime);
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
                 local, remote, console, timeline, clock, System::nanoTime, history);
@@ -170,16 +170,24 @@ final class JobRunner {
         return !refused.isEmpty();
     }
 
-    /** The starter of the job's SSH ranks: through the operator's ssh program when given, else the built-in client. */
-    private static SshRanks sshRanks(Request request, Optional<SshCommand> sshCommand, RankCommand command, JobJar jar,
-                                     LaunchEnvironment environment, Console console) {
+    /**
+     * The starter of the job's SSH ranks, or null when every rank of {@code plan} is local: through the operator's ssh
+     * program when given, else the built-in client, its transport started. Each host's probe checks that the plan's
+     * host names resolve there.
+     */
+    private static SshRanks sshRanks(Request request, Optional<SshCommand> sshCommand, HostPlan plan,
+                                     RankCommand command, JobJar jar, LaunchEnvironment environment, Console console) {
+        if (plan.localRanks(request.forceSsh()) == plan.size()) {
+            return null;
+        }
+        List<String> jobHosts = plan.entries().stream().map(HostEntry::host).toList();
         if (sshCommand.isPresent()) {
-            return new SshRanks(sshCommand.get(), command, jar, request.jobArgs(), console,
+            return new SshRanks(sshCommand.get(), jobHosts, command, jar, request.jobArgs(), console,
                     request.launch().remoteJava, environment.variables(), System::nanoTime);
         }
         SshOptions ssh = request.ssh();
         SshSettings settings = SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys);
-        return new SshRanks(SshTransport.start(settings, console::detail), settings, command, jar,
+        return new SshRanks(SshTransport.start(settings, console::detail), settings, jobHosts, command, jar,
                 request.jobArgs(), console, request.launch().remoteJava, environment.variables(), System::nanoTime);
     }
 

@@ -52,6 +52,8 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private final RankCommand command;
     private final JobJar jar;
     private final List<String> jobArgs;
+    /** The job's host names, which its ranks resolve to reach each other: each host's probe checks them. */
+    private final HostNames hostNames;
     private final Console console;
     private final String remoteJavaOrNull;
     private final RankdClasspath rankdClasspath;
@@ -76,26 +78,30 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      * Ranks through the built-in client.
      *
      * @param settings the SSH set-up {@code transport} was started with: its config tells an alias of a host name
+     * @param jobHosts the host names of the job's host list, which each host's probe checks its ranks can resolve
      * @param remoteJavaOrNull the Java that runs a staged rank daemon ({@code --remote-java}), or null for the host's
      * @param env supplies {@value RankdClasspath#VARIABLE}
      * @param nanoClock times each host's login and probe for {@code -v}
      */
-    public SshRanks(SshTransport transport, SshSettings settings, RankCommand command,
+    public SshRanks(SshTransport transport, SshSettings settings, List<String> jobHosts, RankCommand command,
                     JobJar jar, List<String> jobArgs, Console console, String remoteJavaOrNull,
                     Map<String, String> env, LongSupplier nanoClock) {
-        this(new MinaLogins(transport, settings.config()), command, jar, jobArgs, console,
+        this(new MinaLogins(transport, settings.config()), jobHosts, command, jar, jobArgs, console,
                 remoteJavaOrNull, env, nanoClock);
     }
 
     /** Ranks through the operator's ssh program ({@code --ssh-command}); as the other constructor otherwise. */
-    public SshRanks(SshCommand sshCommand, RankCommand command, JobJar jar, List<String> jobArgs, Console console,
-                    String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
-        this(new CommandLogins(sshCommand), command, jar, jobArgs, console, remoteJavaOrNull, env, nanoClock);
+    public SshRanks(SshCommand sshCommand, List<String> jobHosts, RankCommand command, JobJar jar,
+                    List<String> jobArgs, Console console, String remoteJavaOrNull, Map<String, String> env,
+                    LongSupplier nanoClock) {
+        this(new CommandLogins(sshCommand), jobHosts, command, jar, jobArgs, console, remoteJavaOrNull, env,
+                nanoClock);
     }
 
-    SshRanks(HostLogins hostLogins, RankCommand command, JobJar jar, List<String> jobArgs,
+    SshRanks(HostLogins hostLogins, List<String> jobHosts, RankCommand command, JobJar jar, List<String> jobArgs,
              Console console, String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
         this.hostLogins = hostLogins;
+        this.hostNames = new HostNames(jobHosts, hostLogins::aliasHostName);
         this.command = command;
         this.jar = jar;
         this.jobArgs = List.copyOf(jobArgs);
@@ -192,7 +198,7 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private RemoteRankd.Prepared prepareRankd(String host, List<Integer> ports, HostLogin login, RemoteShell shell)
             throws HostUnreachableException {
         return bounded(host, login, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(shell, host, ports, command.isRankDaemon(), remoteJavaOrNull,
+                () -> RemoteRankd.prepare(shell, host, ports, hostNames, command.isRankDaemon(), remoteJavaOrNull,
                         rankdClasspath, JarStager.remotePath(jar), console));
     }
 

@@ -154,6 +154,27 @@ class SshCommandJobTest {
         assertNothingLeftButSshd();
     }
 
+    /** The alias found with {@code ssh -G}: its HostName is named, and nothing is staged or started. */
+    @Test
+    void aHostListedByAnSshConfigAliasIsRefusedNamingTheHostNameThatSshGFinds() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/getent")), "skipped: no getent on this machine");
+        Files.writeString(sshDir.resolve("config"), Files.readString(sshDir.resolve("config"))
+                + "Host inner\n    HostName 127.0.0.1\n    Port " + sshd.port() + "\n    User "
+                + System.getProperty("user.name") + "\n");
+
+        LauncherHarness.Run run = run(sshCommand(), "inner/2");
+
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        String last = run.errLines().get(run.errLines().size() - 1);
+        assertTrue(last.contains(": host name inner does not resolve on inner (getent hosts), and the ranks there reach"
+                + " their peers by the host list's names: inner is an alias of your ssh config for HostName 127.0.0.1;"
+                + " list the host as 127.0.0.1 instead, or give inner an /etc/hosts entry on every host; ranks 2,"),
+                run.err());
+        assertFalse(run.err().contains("staged"), run.err());
+        assertEquals(1, sshd.logins(), "the probe's login only:\n" + sshd.log());
+        assertNothingLeftButSshd();
+    }
+
     /** The ranks and agents ended with the job; only sshd itself may still run. */
     private void assertNothingLeftButSshd() throws InterruptedException {
         long deadline = System.nanoTime() + 10_000_000_000L;

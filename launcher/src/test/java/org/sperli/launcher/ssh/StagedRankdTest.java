@@ -189,7 +189,7 @@ class StagedRankdTest {
         Console console = new Console(out, out, false, false, true);
 
         SshSettings settings = SshSettings.of(sshDir, false);
-        try (SshRanks ranks = new SshRanks(SshTransport.start(settings, console::detail), settings,
+        try (SshRanks ranks = new SshRanks(SshTransport.start(settings, console::detail), settings, List.of(),
                 RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
                 System::nanoTime)) {
             ranks.prepare("localhost", List.of(23000));
@@ -237,7 +237,7 @@ class StagedRankdTest {
         Console console = new Console(out, out, false, false, true);
 
         SshSettings settings = SshSettings.of(sshDir, false);
-        try (SshRanks ranks = new SshRanks(SshTransport.start(settings, console::detail), settings,
+        try (SshRanks ranks = new SshRanks(SshTransport.start(settings, console::detail), settings, List.of(),
                 RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
                 System::nanoTime)) {
             ranks.prepare("localhost", List.of(23000));
