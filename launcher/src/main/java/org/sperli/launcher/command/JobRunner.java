@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.checkpoint.DurableFiles;
 import org.sperli.crypto.CryptoEngine;
@@ -37,6 +38,7 @@ import org.sperli.launcher.report.RankLineCopy;
 import org.sperli.launcher.report.RankOutputFiles;
 import org.sperli.launcher.report.ReportFile;
 import org.sperli.launcher.report.RunReport;
+import org.sperli.launcher.ssh.SshCommand;
 import org.sperli.launcher.ssh.SshRanks;
 import org.sperli.launcher.ssh.SshSettings;
 import org.sperli.launcher.ssh.SshTransport;
@@ -86,7 +88,7 @@ final class JobRunner {
         InstantSource clock = InstantSource.system();
         LaunchTimeline timeline = timelineFromNow(clock);
         LaunchOptions launch = request.launch();
-        checkOptions(request);
+        Optional<SshCommand> ssh = checkOptions(request, environment);
         OutputOptions output = request.output();
         Path reportOrNull = output.reportOrNull == null ? null : ReportFile.check(output.reportOrNull);
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(environment.variables(),
@@ -108,7 +110,7 @@ final class JobRunner {
         RankOutputFiles files = outputDirOrNull == null ? null : outputFiles(outputDirOrNull, kit, console);
         LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
                 environment.variables(), console);
-        SshRanks remote = localRanks < plan.size() ? sshRanks(request, command, jar, environment, console) : null;
+        SshRanks remote = sshRanks(request, ssh, plan, command, jar, environment, console);
         IncarnationHistory history = new IncarnationHistory(environment.clock(), System::nanoTime);
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
                 local, remote, console, timeline, clock, System::nanoTime, history);
@@ -168,12 +170,24 @@ final class JobRunner {
         return !refused.isEmpty();
     }
 
-    /** The starter of the job's SSH ranks, its transport started. */
-    private static SshRanks sshRanks(Request request, RankCommand command, JobJar jar, LaunchEnvironment environment,
-                                     Console console) {
+    /**
+     * The starter of the job's SSH ranks, or null when every rank of {@code plan} is local: through the operator's ssh
+     * program when given, else the built-in client, its transport started. Each host's probe checks that the plan's
+     * host names resolve there.
+     */
+    private static SshRanks sshRanks(Request request, Optional<SshCommand> sshCommand, HostPlan plan,
+                                     RankCommand command, JobJar jar, LaunchEnvironment environment, Console console) {
+        if (plan.localRanks(request.forceSsh()) == plan.size()) {
+            return null;
+        }
+        List<String> jobHosts = plan.entries().stream().map(HostEntry::host).toList();
+        if (sshCommand.isPresent()) {
+            return new SshRanks(sshCommand.get(), jobHosts, command, jar, request.jobArgs(), console,
+                    request.launch().remoteJava, environment.variables(), System::nanoTime);
+        }
         SshOptions ssh = request.ssh();
-        return new SshRanks(SshTransport.start(SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys,
-                environment.variables()), console::detail, console::note),
+        SshSettings settings = SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys, environment.variables());
+        return new SshRanks(SshTransport.start(settings, console::detail, console::note), settings, jobHosts,
                 command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables(),
                 System::nanoTime);
     }
@@ -207,8 +221,11 @@ final class JobRunner {
         }
     }
 
-    /** Ranges of the options that need no file or host to judge. */
-    private static void checkOptions(Request request) {
+    /**
+     * Ranges of the options that need no file or host to judge, and the operator's ssh program
+     * ({@code --ssh-command}, else SPERLI_SSH_COMMAND), which is returned.
+     */
+    private static Optional<SshCommand> checkOptions(Request request, LaunchEnvironment environment) {
         LaunchOptions launch = request.launch();
         if (launch.silenceMs != null
                 && (launch.silenceMs < Limits.MIN_SILENCE_MS || launch.silenceMs > Limits.MAX_SILENCE_MS)) {
@@ -223,6 +240,7 @@ final class JobRunner {
             throw LauncherException.usage("--checkpoint-wait " + waitSeconds + " is not in 1.."
                     + CheckpointSettings.MAX_WAIT_LIMIT.toSeconds() + " seconds");
         }
+        return SshCommand.of(request.ssh().commandOrNull, environment.variables(), request.ssh().acceptNewHostKeys);
     }
 
     /** The rank command with every option that travels to ranks; says which TLS engine the ranks will take. */

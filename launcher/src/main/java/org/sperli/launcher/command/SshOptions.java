@@ -16,4 +16,11 @@ public final class SshOptions {
     @Option(names = "--ssh-dir", paramLabel = "DIR",
             description = "Directory with config, known_hosts and id_* keys (default: ~/.ssh).")
     Path dirOrNull;
+
+    @Option(names = "--ssh-command", paramLabel = "CMD",
+            description = "Reach SSH hosts by running this program (e.g. 'ssh -o BatchMode=yes') as CMD HOST COMMAND"
+                    + " for the probe, the copies and the host agent, instead of the built-in client (default:"
+                    + " SPERLI_SSH_COMMAND). Host keys stay strict: StrictHostKeyChecking=no (off, false) in CMD is"
+                    + " refused, accept-new only with --accept-new-host-keys.")
+    String commandOrNull;
 }

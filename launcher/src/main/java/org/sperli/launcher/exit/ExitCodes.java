@@ -25,9 +25,10 @@ public final class ExitCodes {
     /** A listed host is refused by the refused-host policy (H1615); nothing was started. */
     public static final int HOST_REFUSED = 3;
     /**
-     * Ranks could not be started: no reachable host left, SSH host key or authentication refused, an SSH host that
-     * cannot hold its ranks (memory, Java, a rank port in its ephemeral range), the jar could not be staged, the rank
-     * command is missing, or a rank refused its description or jar (rank status 2).
+     * Ranks could not be started: no reachable host left, SSH host key or authentication refused (by the built-in
+     * client or the {@code --ssh-command} program, or that program not found), an SSH host that cannot hold its ranks
+     * (memory, Java, a rank port in its ephemeral range, a host-list name it cannot resolve), the jar could not be
+     * staged, the rank command is missing, or a rank refused its description or jar (rank status 2).
      */
     public static final int START_FAILED = 4;
     /** A bug in the launcher; the message says what, {@code -v} shows the stack trace. */

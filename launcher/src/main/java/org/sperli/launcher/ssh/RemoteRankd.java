@@ -1,8 +1,6 @@
 package org.sperli.launcher.ssh;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,7 +10,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.StringJoiner;
-import org.apache.sshd.client.session.ClientSession;
 import org.sperli.crypto.AccpLibrary;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.CommandWords;
@@ -25,7 +22,7 @@ import org.sperli.launcher.report.Console;
 
 /**
  * What starts an SSH host's ranks when no {@code --rankd} was given: its own {@code sperli-rankd} when the login
- * shell's PATH has one; otherwise the launcher's jars ({@link RankdClasspath}), staged over SFTP into
+ * shell's PATH has one; otherwise the launcher's jars ({@link RankdClasspath}), staged ({@link JarStager}) into
  * {@code ~/.cache/sperli/lib/<sha256>.jar} and run by the host's Java ({@code --remote-java PATH}, else
  * {@code $JAVA_HOME/bin/java}, else {@code java} on the PATH). So a host needs only a JDK.
  *
@@ -33,10 +30,12 @@ import org.sperli.launcher.report.Console;
  * there, which Java would run and its {@code -version} line, the SHA-256 of each jar already in the cache
  * ({@code sha256sum}), the class-data archives of earlier jobs ({@link StagedArchive}), which the ranks then map, the
  * host's available memory and free swap, so that a host given more ranks than it can hold refuses the job before any
- * rank starts ({@link HostMemory}), and its ephemeral port range, so that ranks whose ports lie in it do too
- * ({@link EphemeralPorts}); both before anything is staged.
- * A host that holds all of it is never asked for an SFTP channel: on OpenSSH that channel starts a process of its
- * own, a large part of a host's preparation (see docs/performance.md, section 4). A Java that is missing
+ * rank starts ({@link HostMemory}), its ephemeral port range, so that ranks whose ports lie in it do too
+ * ({@link EphemeralPorts}), and which of the job's host names it cannot resolve ({@link HostNames}); all before
+ * anything is staged.
+ * A host that holds all of it is never asked for a copy (over the built-in client an SFTP channel, which on OpenSSH
+ * starts a process of its own, a large part of a host's preparation: see docs/performance.md, section 4). The probe
+ * and the copies go through the host's {@link RemoteShell}, whatever logs in. A Java that is missing
  * or older than {@value JavaVersion#MINIMUM} refuses the job before any rank starts, in one line naming the host and
  * what it found. A cached jar whose hash differs is replaced; where {@code sha256sum} is missing, a cached file of the
  * right size is kept (the name is its hash, written only by rename of a whole copy).
@@ -83,11 +82,12 @@ final class RemoteRankd {
      * The command that starts a rank on {@code host}, staging the rank daemon where it needs it, and the size of the
      * host's copy of {@code jobJarPath} (which the caller stages).
      *
-     * @throws LauncherException when the host cannot run its ranks on {@code ports} (too little memory for them, a
-     *         port in its ephemeral range, no usable Java) or the staging fails
-     * @throws IOException when the session fails under the probe or the copy
+     * @throws LauncherException when the host cannot run its ranks on {@code ports} (a name of {@code names} it
+     *         cannot resolve, too little memory for them, a port in its ephemeral range, no usable Java) or the staging
+     *         fails
+     * @throws IOException when the login fails under the probe or the copy
      */
-    static Prepared prepare(ClientSession session, JarStager.Sftp sftp, String host, List<Integer> ports,
+    static Prepared prepare(RemoteShell shell, String host, List<Integer> ports, HostNames names,
                             boolean rankDaemon, String remoteJavaOrNull, RankdClasspath classpath, String jobJarPath,
                             Console console) throws IOException {
         // The jars are hashed (begun before the login) first, so that the one probe also sums their cached copies; a
@@ -103,7 +103,8 @@ final class RemoteRankd {
         for (RankdClasspath.Jar jar : jars) {
             cached.add(jar.remotePath());
         }
-        Probe found = Probe.run(session, remoteJavaOrNull, jobJarPath, cached);
+        Probe found = Probe.run(shell, remoteJavaOrNull, jobJarPath, cached, names);
+        names.check(host, found.unresolved());
         // Ranks of another command (--rankd) may be anything: only the rank daemon's JVMs are judged for memory.
         Probe probe = rankDaemon ? found : found.withoutMemory();
         judge(host, ports, probe.availableKib(), probe.ephemeral());
@@ -132,7 +133,7 @@ final class RemoteRankd {
                 continue;
             }
             boolean wrong = sum != null && !sum.equals(NO_SUM);
-            if (JarStager.stage(sftp, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
+            if (JarStager.stage(shell, jar.path(), jar.size(), jar.remotePath(), RankdClasspath.CACHE_DIR, wrong)) {
                 copied++;
             }
         }
@@ -173,11 +174,6 @@ final class RemoteRankd {
         return script.toString();
     }
 
-    private static String run(ClientSession session, String script) throws IOException {
-        return session.executeRemoteCommand("sh -c " + CommandWords.quote(script), new ByteArrayOutputStream(),
-                StandardCharsets.UTF_8, SshTransport.COMMAND_TIMEOUT);
-    }
-
     /** {@code line} without control characters and cut to {@value #MAX_ECHO} characters, to be quoted in a message. */
     static String printable(String line) {
         String clean = line.codePoints().filter(c -> c >= 0x20 && c != 0x7f)
@@ -191,15 +187,16 @@ final class RemoteRankd {
      * first line of its {@code -version} output (an error line when it is missing), the SHA-256 of each asked-for
      * file already on the host, by path ({@link #NO_SUM} where the host has no {@code sha256sum}), what it has for
      * class-data archives, its available memory and free swap in kB (empty where it has no {@code /proc/meminfo}),
-     * and its ephemeral port range (empty where it printed none, {@link EphemeralPorts#PROBE_SCRIPT}).
+     * its ephemeral port range (empty where it printed none, {@link EphemeralPorts#PROBE_SCRIPT}), and the job's host
+     * names it cannot resolve ({@link HostNames#probeScript}).
      */
     record Probe(long jobJarSize, OptionalLong availableKib, Optional<EphemeralRange> ephemeral, String rankdPath,
                  String java, String javaVersionLine, Map<String, String> sums, StagedArchive.Host archives,
-                 boolean hugePagesOnRequest) {
+                 boolean hugePagesOnRequest, List<String> unresolved) {
         /** This probe as if the host had printed no memory: a host not to be judged for it. */
         Probe withoutMemory() {
             return new Probe(jobJarSize, OptionalLong.empty(), ephemeral, rankdPath, java, javaVersionLine, sums,
-                    archives, hugePagesOnRequest);
+                    archives, hugePagesOnRequest, unresolved);
         }
 
         /** The first word of the probe's line with the kernel's mode of transparent huge pages. */
@@ -208,11 +205,12 @@ final class RemoteRankd {
         private static final String MEMORY_SCRIPT = "grep -E '^(" + HostMemory.MEM_AVAILABLE + "|"
                 + HostMemory.SWAP_FREE + ")' " + HostMemory.MEMINFO + " 2>/dev/null; ";
 
-        static Probe run(ClientSession session, String remoteJavaOrNull, String jobJarPath, List<String> cached)
-                throws IOException {
+        static Probe run(RemoteShell shell, String remoteJavaOrNull, String jobJarPath, List<String> cached,
+                         HostNames names) throws IOException {
             String java = remoteJavaOrNull != null ? CommandWords.quote(remoteJavaOrNull)
                     : "\"${JAVA_HOME:+$JAVA_HOME/bin/}java\"";
-            return parse(RemoteRankd.run(session, sizeScript(jobJarPath) + MEMORY_SCRIPT + EphemeralPorts.PROBE_SCRIPT
+            return parse(shell.run(sizeScript(jobJarPath) + MEMORY_SCRIPT + EphemeralPorts.PROBE_SCRIPT
+                    + names.probeScript()
                     + "p=$(command -v sperli-rankd 2>/dev/null) && { echo \"rankd $p\"; exit 0; }; j=" + java
                     + "; echo \"java $j\"; \"$j\" -version 2>&1 | head -n 1; " + sumsScript(cached)
                     + StagedArchive.probeScript() + "{ read -r t < " + RankJvmDefaults.THP_MODE + " && echo \""
@@ -222,6 +220,7 @@ final class RemoteRankd {
         static Probe parse(String out) {
             StringBuilder meminfo = new StringBuilder();
             List<Optional<EphemeralRange>> ephemeral = new ArrayList<>();
+            List<String> unresolved = new ArrayList<>();
             // Taken out wherever they stand: the other lines are read by their position.
             String[] lines = Arrays.stream(out.split("\n")).filter(line -> {
                 boolean memory = line.startsWith(HostMemory.MEM_AVAILABLE)
@@ -233,7 +232,11 @@ final class RemoteRankd {
                 if (ports) {
                     ephemeral.add(EphemeralPorts.parseProbeLine(line));
                 }
-                return !memory && !ports;
+                boolean name = line.startsWith(HostNames.PROBE_WORD + " ");
+                if (name) {
+                    unresolved.add(line.substring(HostNames.PROBE_WORD.length() + 1).strip());
+                }
+                return !memory && !ports && !name;
             }).toArray(String[]::new);
             OptionalLong availableKib = HostMemory.availableKib(meminfo.toString());
             Optional<EphemeralRange> range = ephemeral.isEmpty() ? Optional.empty() : ephemeral.get(0);
@@ -245,7 +248,7 @@ final class RemoteRankd {
             String first = lines.length > 0 ? lines[0].strip() : "";
             if (first.startsWith("rankd ")) {
                 return new Probe(jobJarSize, availableKib, range, printable(first.substring("rankd ".length())), null,
-                        null, Map.of(), StagedArchive.Host.NONE, false);
+                        null, Map.of(), StagedArchive.Host.NONE, false, List.copyOf(unresolved));
             }
             String java = first.startsWith("java ") ? printable(first.substring("java ".length())) : "java";
             String version = lines.length > 1 ? printable(lines[1].strip()) : "";
@@ -267,7 +270,7 @@ final class RemoteRankd {
                 }
             }
             return new Probe(jobJarSize, availableKib, range, null, java, version.isEmpty() ? "(no output)" : version,
-                    Map.copyOf(sums), archives.host(), hugePages);
+                    Map.copyOf(sums), archives.host(), hugePages, List.copyOf(unresolved));
         }
 
         /** The size {@code wc} printed, or -1 where it printed anything else (then the jar is looked at again). */

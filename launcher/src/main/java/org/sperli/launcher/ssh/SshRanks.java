@@ -15,7 +15,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
-import org.apache.sshd.client.session.ClientSession;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.launcher.exit.LauncherException;
@@ -50,16 +49,18 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         t.start();
     };
 
-    private final SshTransport transport;
+    private final HostLogins hostLogins;
     private final RankCommand command;
     private final JobJar jar;
     private final List<String> jobArgs;
+    /** The job's host names, which its ranks resolve to reach each other: each host's probe checks them. */
+    private final HostNames hostNames;
     private final Console console;
     private final String remoteJavaOrNull;
     private final RankdClasspath rankdClasspath;
     /** Times a host's preparation for {@code -v}. */
     private final LongSupplier nanoClock;
-    private final Map<String, ClientSession> sessions = new HashMap<>();
+    private final Map<String, HostLogin> logins = new HashMap<>();
     /** Per host, the command that starts its host agent, and the agent's link once it runs. */
     private final Map<String, String> agentCommands = new HashMap<>();
     private final Map<String, AgentLink> agents = new HashMap<>();
@@ -75,13 +76,33 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     private boolean closed;
 
     /**
+     * Ranks through the built-in client.
+     *
+     * @param settings the SSH set-up {@code transport} was started with: its config tells an alias of a host name
+     * @param jobHosts the host names of the job's host list, which each host's probe checks its ranks can resolve
      * @param remoteJavaOrNull the Java that runs a staged rank daemon ({@code --remote-java}), or null for the host's
      * @param env supplies {@value RankdClasspath#VARIABLE}
      * @param nanoClock times each host's login and probe for {@code -v}
      */
-    public SshRanks(SshTransport transport, RankCommand command, JobJar jar, List<String> jobArgs,
-                    Console console, String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
-        this.transport = transport;
+    public SshRanks(SshTransport transport, SshSettings settings, List<String> jobHosts, RankCommand command,
+                    JobJar jar, List<String> jobArgs, Console console, String remoteJavaOrNull,
+                    Map<String, String> env, LongSupplier nanoClock) {
+        this(new MinaLogins(transport, settings.config()), jobHosts, command, jar, jobArgs, console,
+                remoteJavaOrNull, env, nanoClock);
+    }
+
+    /** Ranks through the operator's ssh program ({@code --ssh-command}); as the other constructor otherwise. */
+    public SshRanks(SshCommand sshCommand, List<String> jobHosts, RankCommand command, JobJar jar,
+                    List<String> jobArgs, Console console, String remoteJavaOrNull, Map<String, String> env,
+                    LongSupplier nanoClock) {
+        this(new CommandLogins(sshCommand), jobHosts, command, jar, jobArgs, console, remoteJavaOrNull, env,
+                nanoClock);
+    }
+
+    SshRanks(HostLogins hostLogins, List<String> jobHosts, RankCommand command, JobJar jar, List<String> jobArgs,
+             Console console, String remoteJavaOrNull, Map<String, String> env, LongSupplier nanoClock) {
+        this.hostLogins = hostLogins;
+        this.hostNames = new HostNames(jobHosts, hostLogins::aliasHostName);
         this.command = command;
         this.jar = jar;
         this.jobArgs = List.copyOf(jobArgs);
@@ -100,51 +121,51 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         // The host agent is the rank daemon's jar in another mode: every host needs it, whatever starts the ranks.
         rankdClasspath.prefetch();
         long beganNs = nanoClock.getAsLong();
-        ClientSession session;
+        HostLogin login;
         synchronized (this) {
-            session = sessions.get(host);
+            login = logins.get(host);
         }
-        if (session != null) {
-            if (SshTransport.answers(session, PROBE_TIMEOUT)) {
+        if (login != null) {
+            if (login.answersWithin(PROBE_TIMEOUT).join()) {
                 judgeAgain(host, ports);
-                ensureAgent(host, session);
+                ensureAgent(host, login);
                 return;
             }
             // A host that answered before and stopped: most likely cut off. A short probe decides, so that its ranks
             // move at once instead of after the long bounds of a first login.
             synchronized (this) {
-                sessions.remove(host);
+                logins.remove(host);
                 // Its agent goes with the session: the channel's end ends the agent's input, if it still runs.
                 agents.remove(host);
             }
-            SshTransport.closeNow(session);
+            login.closeNow();
             console.note("SSH session to " + host + " does not answer within " + PROBE_TIMEOUT.toSeconds()
                     + " s; connecting again");
-            session = transport.reconnect(host, PROBE_TIMEOUT);
+            login = hostLogins.reconnect(host, PROBE_TIMEOUT);
         } else {
-            session = transport.connect(host);
+            login = hostLogins.connect(host);
         }
         long loggedInNs = nanoClock.getAsLong();
-        console.detail("connected to " + host + " as " + session.getUsername());
+        console.detail(login.describe());
         String rankCommand;
         RemoteRankd.Prepared prepared;
-        try (JarStager.Sftp sftp = new JarStager.Sftp(session)) {
-            prepared = prepareRankd(host, ports, session, sftp);
-            stageJar(host, session, sftp, prepared.jobJarSize());
+        try (RemoteShell shell = login.shell()) {
+            prepared = prepareRankd(host, ports, login, shell);
+            stageJar(host, login, shell, prepared.jobJarSize());
             rankCommand = command.isRankDaemon() ? prepared.command() : null;
         }
         synchronized (this) {
             if (closed) {
                 // The launcher ended (another host refused the job, say) while this one was being prepared.
-                SshTransport.closeQuietly(session);
+                login.close();
                 return;
             }
             rankCommands.put(host, rankCommand);
             agentCommands.put(host, prepared.agentCommand() + " " + AGENT_MODE + " --host " + CommandWords.quote(host));
             probed.put(host, prepared);
-            sessions.put(host, session);
+            logins.put(host, login);
         }
-        ensureAgent(host, session);
+        ensureAgent(host, login);
         long readyNs = nanoClock.getAsLong();
         // Where a host's time goes: a slow login points at the network or the server, a slow probe at the host's
         // login shell (its startup file runs before every command) or a copy.
@@ -175,23 +196,22 @@ public final class SshRanks implements RankStarter, AutoCloseable {
      * of the job jar, its memory and its ephemeral port range, and judges the host by them before anything is staged
      * (ranks of {@code --rankd CMD} may be anything, and are not judged for memory).
      */
-    private RemoteRankd.Prepared prepareRankd(String host, List<Integer> ports, ClientSession session,
-                                              JarStager.Sftp sftp) throws HostUnreachableException {
-        return bounded(host, session, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
-                () -> RemoteRankd.prepare(session, sftp, host, ports, command.isRankDaemon(), remoteJavaOrNull,
-                        rankdClasspath,
-                        JarStager.remotePath(jar), console));
+    private RemoteRankd.Prepared prepareRankd(String host, List<Integer> ports, HostLogin login, RemoteShell shell)
+            throws HostUnreachableException {
+        return bounded(host, login, "preparing the rank daemon", "cannot prepare the rank daemon on " + host,
+                () -> RemoteRankd.prepare(shell, host, ports, hostNames, command.isRankDaemon(), remoteJavaOrNull,
+                        rankdClasspath, JarStager.remotePath(jar), console));
     }
 
     /**
      * Copies the job jar to {@code host} unless the probe found a copy of its size there ({@code sizeOnHost}, -1 when
      * none or not asked): the rank checks its SHA-256 before it loads a class.
      */
-    private void stageJar(String host, ClientSession session, JarStager.Sftp sftp, long sizeOnHost)
+    private void stageJar(String host, HostLogin login, RemoteShell shell, long sizeOnHost)
             throws HostUnreachableException {
-        boolean copied = sizeOnHost != jar.size() && bounded(host, session, "staging the job jar",
+        boolean copied = sizeOnHost != jar.size() && bounded(host, login, "staging the job jar",
                 "cannot stage the job jar on " + host + " in ~/" + JarStager.CACHE_DIR,
-                () -> JarStager.stage(sftp, jar));
+                () -> JarStager.stage(shell, jar));
         console.detail(copied ? "staged job jar on " + host + " as ~/" + JarStager.remotePath(jar)
                 : "job jar already on " + host + " as ~/" + JarStager.remotePath(jar));
     }
@@ -204,9 +224,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     /**
      * Runs {@code work} for at most {@link #STAGE_TIMEOUT}. A session that is lost meanwhile, or a bound that runs
      * out, makes the host unreachable (its ranks move); any other failure ends the start, named by {@code failed}.
-     * The session is closed on every failure.
+     * The login is closed on every failure.
      */
-    private static <T> T bounded(String host, ClientSession session, String doing, String failed,
+    private static <T> T bounded(String host, HostLogin login, String doing, String failed,
                                  SessionWork<T> work) throws HostUnreachableException {
         CompletableFuture<T> running = CompletableFuture.supplyAsync(() -> {
             try {
@@ -218,17 +238,21 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         try {
             return running.get(STAGE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            SshTransport.closeQuietly(session);
+            login.close();
             throw new HostUnreachableException(host, doing + " took over " + STAGE_TIMEOUT.toMinutes() + " min", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            SshTransport.closeQuietly(session);
+            login.close();
             throw LauncherException.startFailed("interrupted while " + doing + " on " + host, e);
         } catch (ExecutionException e) {
-            boolean lost = !session.isOpen();
-            SshTransport.closeQuietly(session);
+            boolean lost = !login.isOpen();
+            login.close();
             if (e.getCause() instanceof LauncherException refused) {
                 throw refused;
+            }
+            if (e.getCause() instanceof UncheckedIOException io
+                    && io.getCause() instanceof CommandLogins.Unreachable unreachable) {
+                throw new HostUnreachableException(host, unreachable.getMessage(), unreachable);
             }
             if (lost) {
                 throw new HostUnreachableException(host, "connection lost while " + doing + ": "
@@ -239,10 +263,10 @@ public final class SshRanks implements RankStarter, AutoCloseable {
     }
 
     /**
-     * Starts the host's agent on {@code session} unless one runs there: after the first login, and when the agent of
-     * an earlier incarnation was lost while the session stayed (a restart then costs no new login).
+     * Starts the host's agent through {@code login} unless one runs there: after the first login, and when the agent
+     * of an earlier incarnation was lost while the session stayed (a restart then costs no new login).
      */
-    private void ensureAgent(String host, ClientSession session) throws HostUnreachableException {
+    private void ensureAgent(String host, HostLogin login) throws HostUnreachableException {
         String agentCommand;
         synchronized (this) {
             AgentLink running = agents.get(host);
@@ -254,9 +278,9 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         AgentLink link;
         try {
             console.detail("host agent on " + host + ": " + agentCommand);
-            link = AgentLink.open(SshAgent.start(host, session, agentCommand, console), host, console);
+            link = AgentLink.open(login.startAgent(host, agentCommand, console), host, console);
         } catch (IOException e) {
-            if (!session.isOpen()) {
+            if (!login.isOpen()) {
                 throw new HostUnreachableException(host, "connection lost while starting the host agent: "
                         + SshTransport.reason(e), e);
             }
@@ -306,11 +330,11 @@ public final class SshRanks implements RankStarter, AutoCloseable {
         links.stream().map(link -> CompletableFuture.runAsync(link::close, AGENT_CLOSERS)).toList()
                 .forEach(CompletableFuture::join);
         synchronized (this) {
-            for (ClientSession session : sessions.values()) {
-                SshTransport.closeQuietly(session);
+            for (HostLogin login : logins.values()) {
+                login.close();
             }
-            sessions.clear();
+            logins.clear();
         }
-        transport.close();
+        hostLogins.close();
     }
 }

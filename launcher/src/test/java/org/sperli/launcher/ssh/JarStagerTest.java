@@ -23,7 +23,7 @@ class JarStagerTest {
     void aDirectoryAnotherHostMadeBetweenTheLookAndTheMkdirIsSuccess() throws Exception {
         FakeSftp fake = new FakeSftp(true);
 
-        JarStager.mkdirs(fake.client(), ".cache/sperli/jars");
+        MinaShell.mkdirs(fake.client(), ".cache/sperli/jars");
 
         assertEquals(List.of(".cache", ".cache/sperli", ".cache/sperli/jars"), fake.mkdirCalls);
         assertEquals(Set.of(".cache", ".cache/sperli", ".cache/sperli/jars"), fake.directories);
@@ -33,7 +33,7 @@ class JarStagerTest {
     void aMkdirThatFailsWithNothingThereIsReported() {
         FakeSftp fake = new FakeSftp(false);
 
-        SftpException e = assertThrows(SftpException.class, () -> JarStager.mkdirs(fake.client(), ".cache/sperli"));
+        SftpException e = assertThrows(SftpException.class, () -> MinaShell.mkdirs(fake.client(), ".cache/sperli"));
 
         assertEquals(SftpConstants.SSH_FX_PERMISSION_DENIED, e.getStatus());
     }

@@ -148,6 +148,38 @@ class SshJobTest {
         LauncherHarness.assertNoProcessLeft();
     }
 
+    /**
+     * Issue 53: a host listed by an ssh_config alias logs in, but its ranks would resolve the name themselves and
+     * fail 11 s later with a lost peer. The probe finds that the name does not resolve there, and the launcher refuses
+     * before any rank starts, naming the alias's HostName.
+     */
+    @Test
+    void aHostListedByAnSshConfigAliasThatRanksCannotResolveIsRefusedBeforeAnyRankStarts() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/getent")),
+                "skipped: no getent on this machine, whose shell the embedded server runs");
+        server.writeClientFiles(sshDir, "id_ecdsa", List.of("inner", "127.0.0.1"));
+        Files.writeString(sshDir.resolve("config"), "Host inner\n    HostName 127.0.0.1\n    Port " + server.port()
+                + "\n    User sperli-test\n");
+        Path report = dir.resolve("report.json");
+
+        LauncherHarness.Run run = LauncherHarness.run(LauncherHarness.environment(Map.of()),
+                "run", "--ssh-dir", sshDir.toString(), "--rankd", rankd(), "--report", report.toString(),
+                "--hosts", "inner/2", jar.toString(), "ring");
+
+        String line = "host name inner does not resolve on inner (getent hosts), and the ranks there reach their peers"
+                + " by the host list's names: inner is an alias of your ssh config for HostName 127.0.0.1; list the"
+                + " host as 127.0.0.1 instead, or give inner an /etc/hosts entry on every host";
+        assertEquals(ExitCodes.START_FAILED, run.exitCode(), run.err());
+        String last = run.errLines().get(run.errLines().size() - 1);
+        assertTrue(last.startsWith("sperli: job ") && last.contains(": " + line + "; ranks 2,"), run.err());
+        assertEquals(1, server.execs(), "only the probe ran there: no agent, no rank");
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(report.toFile());
+        assertEquals(ExitCodes.START_FAILED, json.get("exitStatus").asInt(), json.toString());
+        assertTrue(json.get("outcome").asText().contains(line), json.toString());
+        LauncherHarness.assertNoProcessLeft();
+    }
+
     @Test
     void anUnknownHostKeyIsRefusedWithoutAcceptNewHostKeys() throws Exception {
         server.writeClientFiles(sshDir, "id_ecdsa", List.of());

@@ -188,7 +188,8 @@ class StagedRankdTest {
         PrintWriter out = new PrintWriter(said, true);
         Console console = new Console(out, out, false, false, true);
 
-        try (SshRanks ranks = new SshRanks(SshTransport.start(SshSettings.of(sshDir, false), console::detail),
+        SshSettings settings = SshSettings.of(sshDir, false);
+        try (SshRanks ranks = new SshRanks(SshTransport.start(settings, console::detail), settings, List.of(),
                 RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
                 System::nanoTime)) {
             ranks.prepare("localhost", List.of(23000));
@@ -235,7 +236,8 @@ class StagedRankdTest {
         PrintWriter out = new PrintWriter(said, true);
         Console console = new Console(out, out, false, false, true);
 
-        try (SshRanks ranks = new SshRanks(SshTransport.start(SshSettings.of(sshDir, false), console::detail),
+        SshSettings settings = SshSettings.of(sshDir, false);
+        try (SshRanks ranks = new SshRanks(SshTransport.start(settings, console::detail), settings, List.of(),
                 RankCommand.of(null, env), JobJar.open(jar), List.of("ring"), console, javaOfThisJvm(), env,
                 System::nanoTime)) {
             ranks.prepare("localhost", List.of(23000));
