@@ -34,7 +34,7 @@ import org.sperli.transport.WaitSpin;
  */
 public final class RankRuntime implements Communicator, AutoCloseable {
     private final RankConfig config;
-    private final JobFate fate = new JobFate();
+    private final JobFate fate;
     private final Links links;
     private final Mailbox mailbox;
     private final FrameLink frames;
@@ -45,11 +45,13 @@ public final class RankRuntime implements Communicator, AutoCloseable {
 
     private RankRuntime(RankConfig config) {
         this.config = config;
-        this.links = new Links(config.size(), config.rank());
+        this.fate = new JobFate(config.clock());
+        this.links = new Links(config.size(), config.rank(), config.clock());
         this.connections = config.size() == 1 ? null : new Connections(
-                WaitSpin.nanosFor(config.ranksOnOwnMachine(), Runtime.getRuntime().availableProcessors()));
+                WaitSpin.nanosFor(config.ranksOnOwnMachine(), Runtime.getRuntime().availableProcessors()),
+                config.clock());
         Progress progress = connections == null ? Progress.NONE : connections.progress();
-        this.mailbox = new Mailbox(config.size(), config.rank(), fate, progress);
+        this.mailbox = new Mailbox(config.size(), config.rank(), fate, progress, config.clock());
         fate.whenEnded(mailbox::wakeAll);
         fate.whenEnded(links::wakeAll);
         this.frames = new FrameLink(config, links, mailbox, fate, progress);
@@ -208,7 +210,7 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      */
     @Override
     public void close() {
-        Departure.leave(frames, links, fate, Duration.ofMillis(config.silenceMs()));
+        Departure.leave(frames, links, fate, Duration.ofMillis(config.silenceMs()), config.clock());
         if (connections != null) {
             connections.close();
         }

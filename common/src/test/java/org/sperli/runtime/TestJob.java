@@ -21,6 +21,7 @@ import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.JobId;
 import org.sperli.transport.JdkTlsEngineFactory;
 
@@ -123,7 +124,7 @@ public final class TestJob {
                         incarnation, hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),
                 RankConfigs.certificateCheck(job, size),
-                System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5),
+                Clock.SYSTEM, Duration.ofSeconds(10), Duration.ofSeconds(5),
                 line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank));
     }
 

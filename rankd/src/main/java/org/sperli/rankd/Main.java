@@ -1,8 +1,8 @@
 package org.sperli.rankd;
 
 import java.io.InputStream;
-import java.time.Instant;
 import org.sperli.jobspec.RankExit;
+import org.sperli.jvm.Clock;
 import org.sperli.rankd.agent.HostAgent;
 import org.sperli.transport.LeakDetection;
 import org.sperli.transport.NettyLogging;
@@ -30,7 +30,9 @@ public final class Main {
         // Then: the leak detector's class takes its logger when initialised.
         NettyLogging.useJdkLogging();
         LeakDetection.offUnlessAsked();
-        Rankd rankd = Rankd.forThisProcess();
+        // The one clock of this rank: everything below reads it, nothing reads the system's clocks itself.
+        Clock clock = Clock.SYSTEM;
+        Rankd rankd = Rankd.forThisProcess(clock);
         if (tmpdirWarning != null) {
             System.err.println(tmpdirWarning);
         }
@@ -44,7 +46,7 @@ public final class Main {
         }
         if (status == RankExit.COMPLETED) {
             // A completed rank prints no last line, so a warning of the archive's cannot hide a verdict.
-            RankArchive.ofThisJvm(System.err::println).ifPresent(a -> a.makeIfMissing(Instant.now()));
+            RankArchive.ofThisJvm(System.err::println).ifPresent(a -> a.makeIfMissing(clock.instant()));
         }
         rankd.exit(status);
     }

@@ -8,14 +8,12 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.LongSupplier;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.SperliJob;
@@ -27,6 +25,7 @@ import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.RankExit;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.rankd.job.JobJar;
 import org.sperli.rankd.job.ProgramFailure;
@@ -57,7 +56,7 @@ public final class Rankd {
     private final PrintStream stdout;
     private final Report report;
     private final Map<String, String> env;
-    private final LongSupplier wallClockMs;
+    private final Clock clock;
     private final ProcessEnd processEnd;
 
     private final Object endLock = new Object();
@@ -72,23 +71,22 @@ public final class Rankd {
     private volatile int rank = -1;
     private volatile CompletableFuture<CryptoEngine.Choice> engine;
 
-    Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env,
-          LongSupplier wallClockMs, ProcessEnd processEnd) {
+    Rankd(InputStream stdin, PrintStream stdout, PrintStream stderr, Map<String, String> env, Clock clock,
+          ProcessEnd processEnd) {
         this.stdin = stdin;
         this.stdout = stdout;
         this.env = Map.copyOf(env);
         this.report = new Report(stderr, "1".equals(env.get(Report.DEBUG_VARIABLE)));
-        this.wallClockMs = wallClockMs;
+        this.clock = clock;
         this.processEnd = processEnd;
     }
 
-    /** The rankd of this process, its operator's stop installed as a shutdown hook. */
-    static Rankd forThisProcess() {
+    /** The rankd of this process on {@code clock}, its operator's stop installed as a shutdown hook. */
+    static Rankd forThisProcess(Clock clock) {
         // Standard input through a channel: closing it wakes the watch thread blocked in read, so that the JVM's exit
         // need not wait 300 ms for a thread in native code (it does for every such thread).
         InputStream stdin = Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
-        Rankd rankd = new Rankd(stdin, System.out, System.err, System.getenv(), System::currentTimeMillis,
-                ProcessEnd.JVM);
+        Rankd rankd = new Rankd(stdin, System.out, System.err, System.getenv(), clock, ProcessEnd.JVM);
         Runtime.getRuntime().addShutdownHook(new Thread(rankd::stopByOperator, "sperli-rankd-stop"));
         return rankd;
     }
@@ -230,7 +228,7 @@ public final class Rankd {
         }
         ValidatedDescription validated;
         try {
-            validated = JobDescriptionValidator.validate(description, policy, wallClockMs.getAsLong());
+            validated = JobDescriptionValidator.validate(description, policy, clock.millis());
         } catch (SperliException e) {
             return refused(e);
         }
@@ -259,11 +257,11 @@ public final class Rankd {
             if (!writePems(validated)) {
                 return Outcome.of(RankExit.OPERATOR_STOP, null, null);
             }
-            for (Path stale : pems.removeStaleBeside(Instant.ofEpochMilli(wallClockMs.getAsLong()))) {
+            for (Path stale : pems.removeStaleBeside(clock.instant())) {
                 report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
             }
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
-                    arguments.checkpointWaitOrNull(), this::runtimeLog), this::phase);
+                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock), this::phase);
         } catch (SperliException e) {
             // Decided here (a HELLO refused, a peer lost while connecting), before the PEM directory is removed.
             return decided(Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e));

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.jvm.Clock;
 import org.sperli.rankd.testjobs.HelloTestJob;
 
 /**
@@ -41,7 +42,7 @@ class DecidedStatusTest {
 
     private Rankd rankd(InputStream stdin) {
         return new Rankd(stdin, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), System::currentTimeMillis, end);
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Clock.SYSTEM, end);
     }
 
     /**
@@ -106,7 +107,7 @@ class DecidedStatusTest {
                     heldOpenUntil(lifeOver)));
             Outcome decided = rankd.decide(new String[] {jar.toString()});
             assertEquals(5, decided.status(), String.join("\n", stderrLines()));
-            assertTrue(decided.lastLine().startsWith("H1613 ") && decided.lastLine().contains("cannot listen at port "),
+            assertTrue(decided.lastLine().startsWith("H1613 ") && decided.lastLine().contains(" is held by another process on this host"),
                     decided.lastLine());
 
             rankd.stopByOperator();

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.jvm.Clock;
 import org.sperli.rankd.testjobs.HelloTestJob;
 import org.sperli.rankd.testjobs.NoDefaultConstructorTestJob;
 import org.sperli.rankd.testjobs.ThrowingTestJob;
@@ -66,7 +67,7 @@ class RankdInProcessTest {
         InputStream input = wholeLine ? new SequenceInputStream(new ByteArrayInputStream(stdin),
                 heldOpenUntil(lifeOver)) : new ByteArrayInputStream(stdin);
         Rankd rankd = new Rankd(input, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), env, System::currentTimeMillis,
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, Clock.SYSTEM,
                 new RecordedEnd());
         int status;
         try {
