@@ -99,9 +99,12 @@ final class Links {
         return contacted && handshakes <= 0 ? stall : stall.multipliedBy(FIRST_CONTACT_FACTOR);
     }
 
-    /** Whether nothing has progressed for {@link #stallBound}. */
+    /**
+     * Whether nothing has progressed for {@link #stallBound}: at the bound itself too, as {@link #awaitHellos} judges
+     * it (protocol 13.5: the setup fails after the bound without progress).
+     */
     synchronized boolean stalled() {
-        return clock.nanoTime() - lastProgressNs > stallBound().toNanos();
+        return clock.nanoTime() - lastProgressNs >= stallBound().toNanos();
     }
 
     /** The connection of {@code peer}, or null while it has none. */

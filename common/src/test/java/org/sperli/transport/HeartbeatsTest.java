@@ -73,6 +73,45 @@ class HeartbeatsTest {
         assertInstanceOf(OutboundFrame.class, c.readOutbound(), "1000 to 1250 ms after the last write");
     }
 
+    /** The connection's program writes a frame now: its last send. */
+    private static void programWrites(EmbeddedChannel c) {
+        c.writeOutbound("a frame of the program");
+        assertEquals("a frame of the program", c.readOutbound());
+    }
+
+    @Test
+    void aConnectionSilentForTheIntervalMinusOneMsAtATickSendsNoHeartbeat() {
+        EmbeddedChannel c = connection();
+        advance(1);
+        programWrites(c);
+        advance(999);
+        assertNull(c.readOutbound(), "the tick at 1000 ms came 999 ms after the last send");
+        advance(250);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound(), "the next tick, 1249 ms after it");
+    }
+
+    @Test
+    void aConnectionSilentForTheIntervalAtATickSendsAHeartbeat() {
+        // Joined at 0 ms: its silence counts from then.
+        EmbeddedChannel c = connection();
+        advance(999);
+        assertNull(c.readOutbound());
+        advance(1);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound(), "the tick at 1000 ms, 1000 ms after the last send");
+        assertNull(c.readOutbound());
+    }
+
+    @Test
+    void aConnectionSilentForTheIntervalPlusOneMsAtATickSendsAHeartbeat() {
+        EmbeddedChannel c = connection();
+        advance(249);
+        programWrites(c);
+        advance(751);
+        assertNull(c.readOutbound(), "the tick at 1000 ms came 751 ms after the last send");
+        advance(250);
+        assertInstanceOf(OutboundFrame.class, c.readOutbound(), "the tick at 1250 ms, 1001 ms after it");
+    }
+
     @Test
     void underALongerSilenceLimitAnIdleConnectionWaitsAFifthOfItBeforeItsHeartbeat() {
         // 40 s: what the launcher chooses for 64 local ranks on 2 cores.
