@@ -32,14 +32,14 @@ public final class Main {
         LeakDetection.offUnlessAsked();
         // The one clock of this rank: everything below reads it, nothing reads the system's clocks itself.
         Clock clock = Clock.SYSTEM;
-        Rankd rankd = Rankd.forThisProcess(clock);
+        RankLife life = RankLife.forThisProcess(clock);
         if (tmpdirWarning != null) {
             System.err.println(tmpdirWarning);
         }
         // The program reads an empty standard input: the rank's own carries its description and then only says that
         // the launcher lives (LauncherWatch), so a program reading it would wait for the launcher's end.
         System.setIn(InputStream.nullInputStream());
-        int status = rankd.run(args);
+        int status = life.run(args);
         if (status < 0) {
             // The operator's stop ended the rank and halts the process; exiting here would only wait for it.
             return;
@@ -48,6 +48,6 @@ public final class Main {
             // A completed rank prints no last line, so a warning of the archive's cannot hide a verdict.
             RankArchive.ofThisJvm(System.err::println).ifPresent(a -> a.makeIfMissing(clock.instant()));
         }
-        rankd.exit(status);
+        life.end().exit(status);
     }
 }
