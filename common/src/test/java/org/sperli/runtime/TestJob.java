@@ -7,7 +7,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,6 +33,12 @@ import org.sperli.transport.JdkTlsEngineFactory;
  * and a runner that gives every rank its own thread and bounds every wait.
  */
 public final class TestJob {
+    /**
+     * The parts of every runtime {@link #run} connected, by runtime: a test looks inside a running rank through them
+     * ({@link #parts}), as the runtime itself offers no view inside.
+     */
+    private static final Map<RankRuntime, RankParts> PARTS = Collections.synchronizedMap(new WeakHashMap<>());
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final CompositeSig.KeyPair JOB_KEY = CompositeSig.generate(RANDOM);
 
@@ -165,11 +174,13 @@ public final class TestJob {
                 RankConfig config = config(r);
                 futures.add(pool.submit(() -> {
                     RankRuntime runtime;
+                    RankParts parts = RankParts.of(config);
                     try {
-                        runtime = RankRuntime.connect(config);
+                        runtime = RankRuntime.connect(parts, phase -> { });
                     } catch (SperliException e) {
                         return new Outcome<T>(null, e);
                     }
+                    PARTS.put(runtime, parts);
                     try (runtime) {
                         return new Outcome<>(body.apply(runtime), null);
                     } catch (SperliException e) {
@@ -190,6 +201,15 @@ public final class TestJob {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The parts of {@code runtime}, which {@link #run} connected: its frames, mailbox, links and drivers. */
+    static RankParts parts(RankRuntime runtime) {
+        RankParts parts = PARTS.get(runtime);
+        if (parts == null) {
+            throw new IllegalArgumentException("not a runtime that TestJob.run connected");
+        }
+        return parts;
     }
 
     /** Distinct free ports: all sockets stay open until every port is chosen, so none is handed out twice. */
