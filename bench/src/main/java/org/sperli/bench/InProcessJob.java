@@ -25,6 +25,7 @@ import org.sperli.identity.TlsContexts;
 import org.sperli.identity.TlsSockets;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.JobId;
 import org.sperli.runtime.PeerAddress;
 import org.sperli.runtime.RankConfig;
@@ -137,7 +138,7 @@ public final class InProcessJob {
                         incarnation, hosts.get(peer).host(), now),
                 tls,
                 RankConfigs.certificateCheck(job, size),
-                System::currentTimeMillis, Duration.ofSeconds(30), Duration.ofSeconds(30),
+                Clock.SYSTEM, Duration.ofSeconds(30), Duration.ofSeconds(30),
                 line -> log.add("rank " + rank + ": " + line), null);
     }
 

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelFuture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.transport.OutboundFrame;
 import org.sperli.transport.PeerChannel;
@@ -25,18 +26,19 @@ final class Departure {
     private Departure() {
     }
 
-    static void leave(FrameLink frames, Links links, JobFate fate, Duration byeWriteBound) {
+    /** Leaves, with BYE unless the job failed: the BYEs' writes bounded by {@code byeWriteBound}, on {@code clock}. */
+    static void leave(FrameLink frames, Links links, JobFate fate, Duration byeWriteBound, Clock clock) {
         frames.awaitVerdictOnLostPeers();
         boolean sayBye = fate.leave();
         List<ChannelFuture> byes = sayBye
                 ? links.writeToAll(peer -> true, peer -> OutboundFrame.empty(frames.header(FrameType.BYE, 0, peer, 0,
                         0)))
                 : List.of();
-        long writeEnd = System.nanoTime() + byeWriteBound.toNanos();
+        long writeEnd = clock.nanoTime() + byeWriteBound.toNanos();
         for (ChannelFuture bye : byes) {
-            bye.awaitUninterruptibly(Math.max(0, writeEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
+            bye.awaitUninterruptibly(Math.max(0, writeEnd - clock.nanoTime()), TimeUnit.NANOSECONDS);
         }
-        long lingerEnd = System.nanoTime() + BYE_LINGER.toNanos();
+        long lingerEnd = clock.nanoTime() + BYE_LINGER.toNanos();
         List<PeerChannel> all = links.all();
         if (!byes.isEmpty()) {
             // Keep reading (the mailbox drops what comes) until each peer has read our BYE and closed.
@@ -44,7 +46,7 @@ final class Departure {
                 c.flow().holdOpen();
             }
             for (PeerChannel c : all) {
-                c.awaitClosed(lingerEnd - System.nanoTime());
+                c.awaitClosed(lingerEnd - clock.nanoTime());
             }
         }
         for (PeerChannel c : all) {

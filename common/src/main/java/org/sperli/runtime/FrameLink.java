@@ -72,7 +72,8 @@ final class FrameLink {
 
     private SendRequest send(int dest, FrameHeader header, ByteBuf payload) {
         PeerChannel channel = liveChannel(dest);
-        return new SendRequest(dest, channel.write(new OutboundFrame(header, payload)), fate, progress);
+        return new SendRequest(dest, channel.write(new OutboundFrame(header, payload)), fate, progress,
+                config.clock());
     }
 
     private PeerChannel liveChannel(int dest) {

@@ -32,7 +32,7 @@ final class InboundFrames implements PeerEvents {
     @Override
     public void onHello(int peer, Frame frame) {
         Hello hello = Hello.read(frame.payload().nioBuffer());
-        config.tokenVerifier().verify(hello.token(), peer, config.wallClockMs().getAsLong());
+        config.tokenVerifier().verify(hello.token(), peer, config.clock().millis());
         links.helloChecked(peer);
     }
 

@@ -1,6 +1,7 @@
 package org.sperli.runtime;
 
 import org.sperli.SperliException;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.payload.Abort;
 
 /**
@@ -13,10 +14,16 @@ import org.sperli.protocol.payload.Abort;
  */
 final class JobFate {
     private final java.util.List<Runnable> onEnd = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Clock clock;
     private volatile SperliException failure;
     /** The ABORT that ended the job, when a peer's ABORT was its first failure. */
     private volatile Abort receivedAbort;
     private volatile boolean leaving;
+
+    /** A running job whose waits for its verdict read {@code clock}. */
+    JobFate(Clock clock) {
+        this.clock = clock;
+    }
 
     /** Adds what wakes a set of waiting threads once the job failed; it runs after the failure became visible. */
     void whenEnded(Runnable wake) {
@@ -53,11 +60,11 @@ final class JobFate {
 
     /** Waits up to {@code ms} for the job to fail; returns its failure, or null when it did not fail in time. */
     synchronized SperliException awaitFailure(long ms) {
-        long end = System.nanoTime() + ms * 1_000_000;
+        long end = clock.nanoTime() + ms * 1_000_000;
         boolean interrupted = false;
         try {
             while (failure == null && !leaving) {
-                long left = end - System.nanoTime();
+                long left = end - clock.nanoTime();
                 if (left <= 0) {
                     break;
                 }

@@ -8,6 +8,7 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.jvm.Clock;
 import org.sperli.transport.OutboundFrame;
 import org.sperli.transport.PeerChannel;
 
@@ -23,16 +24,20 @@ final class Links {
     private final boolean[] claimed;
     private final boolean[] helloDone;
     private final int ownRank;
-    private long lastProgressNs = System.nanoTime();
+    private final Clock clock;
+    private long lastProgressNs;
     private boolean contacted;
     private int handshakes;
     private Duration stall = Duration.ZERO;
 
-    Links(int size, int ownRank) {
+    /** The connections of rank {@code ownRank} in a job of {@code size}, whose setup bound reads {@code clock}. */
+    Links(int size, int ownRank, Clock clock) {
         this.channels = new PeerChannel[size];
         this.claimed = new boolean[size];
         this.helloDone = new boolean[size];
         this.ownRank = ownRank;
+        this.clock = clock;
+        this.lastProgressNs = clock.nanoTime();
     }
 
     /**
@@ -58,7 +63,7 @@ final class Links {
      * bound counts from the last of these.
      */
     synchronized void progressed() {
-        lastProgressNs = System.nanoTime();
+        lastProgressNs = clock.nanoTime();
         contacted = true;
         notifyAll();
     }
@@ -69,7 +74,7 @@ final class Links {
      */
     synchronized void setupBegins(Duration stall) {
         this.stall = stall;
-        lastProgressNs = System.nanoTime();
+        lastProgressNs = clock.nanoTime();
         contacted = false;
     }
 
@@ -94,9 +99,12 @@ final class Links {
         return contacted && handshakes <= 0 ? stall : stall.multipliedBy(FIRST_CONTACT_FACTOR);
     }
 
-    /** Whether nothing has progressed for {@link #stallBound}. */
+    /**
+     * Whether nothing has progressed for {@link #stallBound}: at the bound itself too, as {@link #awaitHellos} judges
+     * it (protocol 13.5: the setup fails after the bound without progress).
+     */
     synchronized boolean stalled() {
-        return System.nanoTime() - lastProgressNs > stallBound().toNanos();
+        return clock.nanoTime() - lastProgressNs >= stallBound().toNanos();
     }
 
     /** The connection of {@code peer}, or null while it has none. */
@@ -119,7 +127,7 @@ final class Links {
             if (missing().isEmpty()) {
                 return true;
             }
-            long left = lastProgressNs + stallBound().toNanos() - System.nanoTime();
+            long left = lastProgressNs + stallBound().toNanos() - clock.nanoTime();
             if (left <= 0) {
                 return false;
             }

@@ -9,6 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.jvm.Clock;
 import org.sperli.transport.FlowControl;
 import org.sperli.transport.Frame;
 import org.sperli.transport.Progress;
@@ -38,6 +39,7 @@ final class Mailbox {
     private final Box[] boxes;
     private final JobFate fate;
     private final Progress progress;
+    private final Clock clock;
 
     /** The state of one peer; guarded by the lock. */
     private static final class Box {
@@ -78,9 +80,11 @@ final class Mailbox {
     /** Which queue a frame goes to and which kind of call takes from it. */
     enum Kind { DATA, COLLECTIVE, CHECKPOINT }
 
-    Mailbox(int size, int ownRank, JobFate fate, Progress progress) {
+    /** The mailbox of rank {@code ownRank} in a job of {@code size}, whose bounded waits read {@code clock}. */
+    Mailbox(int size, int ownRank, JobFate fate, Progress progress, Clock clock) {
         this.fate = fate;
         this.progress = progress;
+        this.clock = clock;
         boxes = new Box[size];
         for (int r = 0; r < size; r++) {
             boxes[r] = r == ownRank ? null : new Box(r);
@@ -217,7 +221,7 @@ final class Mailbox {
      * Throws the job's failure, or H1613 when the source left first.
      */
     boolean awaitMatch(RecvRequest request, long timeoutNs) {
-        long began = System.nanoTime();
+        long began = clock.nanoTime();
         long deadline = began + timeoutNs;
         boolean interrupted = false;
         lock.lock();
@@ -228,7 +232,7 @@ final class Mailbox {
                     throw new SperliException(ErrorCode.H1613, "rank " + request.source
                             + " left before sending a message with tag " + request.tag);
                 }
-                long left = timeoutNs < 0 ? -1 : deadline - System.nanoTime();
+                long left = timeoutNs < 0 ? -1 : deadline - clock.nanoTime();
                 if (timeoutNs >= 0 && left <= 0) {
                     return false;
                 }
@@ -268,7 +272,7 @@ final class Mailbox {
 
     /** As {@link #await(int, Kind)}, but returns null once {@code timeoutNs} passed (negative: no bound). */
     Frame await(int peer, Kind kind, long timeoutNs) {
-        long began = System.nanoTime();
+        long began = clock.nanoTime();
         long deadline = began + timeoutNs;
         boolean interrupted = false;
         lock.lock();
@@ -289,7 +293,7 @@ final class Mailbox {
                 box.waiters++;
                 updateWanted(box);
                 try {
-                    long left = timeoutNs < 0 ? -1 : deadline - System.nanoTime();
+                    long left = timeoutNs < 0 ? -1 : deadline - clock.nanoTime();
                     if (timeoutNs >= 0 && left <= 0) {
                         return null;
                     }

@@ -55,7 +55,7 @@ final class Mesh {
         this.frames = frames;
         this.fate = fate;
         this.events = events;
-        this.refusals = new RefusedConnections(System::nanoTime, config.log());
+        this.refusals = new RefusedConnections(config.clock()::nanoTime, config.log());
     }
 
     /**

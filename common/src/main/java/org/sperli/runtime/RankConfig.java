@@ -3,7 +3,7 @@ package org.sperli.runtime;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.JobId;
 import org.sperli.transport.TlsEngineFactory;
 
@@ -13,7 +13,8 @@ import org.sperli.transport.TlsEngineFactory;
  * @param hosts          host and port of every rank, index = rank
  * @param ownToken       this rank's join token, sent in its HELLO
  * @param tokenVerifier  checks a peer's join token (H1614 on any refusal)
- * @param wallClockMs    the one wall clock (token expiry); elapsed time uses monotonic clocks
+ * @param clock          the rank's one clock: every timer, deadline and timestamp of the rank reads it, the token
+ *                       expiry its wall time
  * @param setupStall     how long the setup may go without progress (no handshake finished, no HELLO checked) before
  *                       it fails with H1613 (30 s; protocol section 5)
  * @param handshakeTimeout bound of one TLS handshake (120 s)
@@ -31,7 +32,7 @@ public record RankConfig(
         TokenVerifier tokenVerifier,
         TlsEngineFactory tls,
         PeerCertificateCheck certificateCheck,
-        LongSupplier wallClockMs,
+        Clock clock,
         Duration setupStall,
         Duration handshakeTimeout,
         Consumer<String> log,
@@ -59,13 +60,13 @@ public record RankConfig(
     /** This configuration with {@code checkpoints} ({@code null}: off). */
     public RankConfig withCheckpoints(CheckpointSettings checkpoints) {
         return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
-                certificateCheck, wallClockMs, setupStall, handshakeTimeout, log, checkpoints);
+                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints);
     }
 
     /** The same rank with other setup bounds (tests and operators on slow networks). */
     public RankConfig withSetupBounds(Duration setupStall, Duration handshakeTimeout) {
         return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
-                certificateCheck, wallClockMs, setupStall, handshakeTimeout, log, checkpoints);
+                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints);
     }
 
     /** The port this rank listens at. */

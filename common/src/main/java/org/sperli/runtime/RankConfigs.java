@@ -10,6 +10,7 @@ import org.sperli.identity.PeerIdentity;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JobDescription;
 import org.sperli.jobspec.JoinTokens;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.JobId;
 import org.sperli.transport.JdkTlsEngineFactory;
 
@@ -19,21 +20,21 @@ public final class RankConfigs {
     }
 
     /**
-     * The configuration of the rank the description is for; with {@code checkpointDirOrNull} checkpoints are on, with
-     * the job public key of the description and, at rank 0, its job signing key (a copy: the description may wipe its
-     * own).
+     * The configuration of the rank the description is for, on {@code clock}; with {@code checkpointDirOrNull}
+     * checkpoints are on, with the job public key of the description and, at rank 0, its job signing key (a copy: the
+     * description may wipe its own).
      */
     public static RankConfig fromDescription(ValidatedDescription validated, Path checkpointDirOrNull,
-                                             Consumer<String> log) {
-        return fromDescription(validated, checkpointDirOrNull, null, log);
+                                             Consumer<String> log, Clock clock) {
+        return fromDescription(validated, checkpointDirOrNull, null, log, clock);
     }
 
     /**
-     * As {@link #fromDescription(ValidatedDescription, Path, Consumer)}, with a checkpoint wait limit (null: the
-     * default).
+     * As {@link #fromDescription(ValidatedDescription, Path, Consumer, Clock)}, with a checkpoint wait limit (null:
+     * the default).
      */
     public static RankConfig fromDescription(ValidatedDescription validated, Path checkpointDirOrNull,
-                                             Duration checkpointWaitOrNull, Consumer<String> log) {
+                                             Duration checkpointWaitOrNull, Consumer<String> log, Clock clock) {
         JobDescription d = validated.description();
         JobId job = d.jobId();
         int size = d.size();
@@ -48,7 +49,7 @@ public final class RankConfigs {
                         hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, validated.jobCa(), validated.credentials())),
                 certificateCheck(job, size),
-                System::currentTimeMillis, RankConfig.SETUP_STALL, RankConfig.HANDSHAKE_TIMEOUT, log, checkpoints);
+                clock, RankConfig.SETUP_STALL, RankConfig.HANDSHAKE_TIMEOUT, log, checkpoints);
     }
 
     /** The post-handshake identity checks of {@link PeerIdentity} for this job. */

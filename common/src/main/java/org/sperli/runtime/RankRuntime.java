@@ -17,8 +17,6 @@ import org.sperli.SperliException;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.transport.Connections;
-import org.sperli.transport.Progress;
-import org.sperli.transport.WaitSpin;
 
 /**
  * One rank's running job, as its program sees it: the {@link Communicator} over the parts that do the work.
@@ -31,10 +29,12 @@ import org.sperli.transport.WaitSpin;
  *   and wait through;</li>
  *   <li>{@link Departure} is the normal end: BYE and its linger.</li>
  * </ul>
+ *
+ * <p>{@link RankParts} makes and wires them; the runtime offers no view inside.
  */
 public final class RankRuntime implements Communicator, AutoCloseable {
     private final RankConfig config;
-    private final JobFate fate = new JobFate();
+    private final JobFate fate;
     private final Links links;
     private final Mailbox mailbox;
     private final FrameLink frames;
@@ -43,20 +43,16 @@ public final class RankRuntime implements Communicator, AutoCloseable {
     private final CollectiveEngine collectives;
     private final CheckpointDriver checkpoints;
 
-    private RankRuntime(RankConfig config) {
-        this.config = config;
-        this.links = new Links(config.size(), config.rank());
-        this.connections = config.size() == 1 ? null : new Connections(
-                WaitSpin.nanosFor(config.ranksOnOwnMachine(), Runtime.getRuntime().availableProcessors()));
-        Progress progress = connections == null ? Progress.NONE : connections.progress();
-        this.mailbox = new Mailbox(config.size(), config.rank(), fate, progress);
-        fate.whenEnded(mailbox::wakeAll);
-        fate.whenEnded(links::wakeAll);
-        this.frames = new FrameLink(config, links, mailbox, fate, progress);
-        OpenRequests open = new OpenRequests();
-        this.pointToPoint = new PointToPoint(frames, mailbox, open);
-        this.collectives = new CollectiveEngine(frames);
-        this.checkpoints = new CheckpointDriver(frames, open);
+    private RankRuntime(RankParts parts) {
+        this.config = parts.config();
+        this.fate = parts.fate();
+        this.links = parts.links();
+        this.connections = parts.connectionsOrNull();
+        this.mailbox = parts.mailbox();
+        this.frames = parts.frames();
+        this.pointToPoint = parts.pointToPoint();
+        this.collectives = parts.collectives();
+        this.checkpoints = parts.checkpoints();
     }
 
     /**
@@ -73,7 +69,13 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      * which may take a while: files can come from the buddy).
      */
     public static RankRuntime connect(RankConfig config, Consumer<RankPhase> phases) {
-        RankRuntime runtime = new RankRuntime(config);
+        return connect(RankParts.of(config), phases);
+    }
+
+    /** As {@link #connect(RankConfig, Consumer)} with the rank's parts made by the caller, who may look into them. */
+    static RankRuntime connect(RankParts parts, Consumer<RankPhase> phases) {
+        RankRuntime runtime = new RankRuntime(parts);
+        RankConfig config = parts.config();
         try {
             if (runtime.connections != null) {
                 new Mesh(config, runtime.connections, runtime.links, runtime.mailbox, runtime.frames, runtime.fate,
@@ -208,31 +210,9 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      */
     @Override
     public void close() {
-        Departure.leave(frames, links, fate, Duration.ofMillis(config.silenceMs()));
+        Departure.leave(frames, links, fate, Duration.ofMillis(config.silenceMs()), config.clock());
         if (connections != null) {
             connections.close();
         }
-    }
-
-    // for the tests of this package
-
-    FrameLink frames() {
-        return frames;
-    }
-
-    Mailbox mailbox() {
-        return mailbox;
-    }
-
-    Links links() {
-        return links;
-    }
-
-    CollectiveEngine collectives() {
-        return collectives;
-    }
-
-    CheckpointDriver checkpoints() {
-        return checkpoints;
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.jvm.Clock;
 import org.sperli.transport.Progress;
 
 /** A send in flight: done when TLS has taken the bytes, so the caller's buffer may be reused. */
@@ -13,12 +14,14 @@ final class SendRequest extends CountedRequest<Void> {
     private final ChannelFuture future;
     private final JobFate fate;
     private final Progress progress;
+    private final Clock clock;
 
-    SendRequest(int dest, ChannelFuture future, JobFate fate, Progress progress) {
+    SendRequest(int dest, ChannelFuture future, JobFate fate, Progress progress, Clock clock) {
         this.dest = dest;
         this.future = future;
         this.fate = fate;
         this.progress = progress;
+        this.clock = clock;
     }
 
     @Override
@@ -61,10 +64,10 @@ final class SendRequest extends CountedRequest<Void> {
      * payload go out as the socket takes them); false when {@code timeoutNs} (negative: no bound) passed first.
      */
     private boolean awaitDone(long timeoutNs) {
-        long began = System.nanoTime();
+        long began = clock.nanoTime();
         long deadline = began + timeoutNs;
         while (!future.isDone()) {
-            long left = timeoutNs < 0 ? Progress.LONGEST_DRIVE_NS : deadline - System.nanoTime();
+            long left = timeoutNs < 0 ? Progress.LONGEST_DRIVE_NS : deadline - clock.nanoTime();
             if (left <= 0) {
                 return false;
             }

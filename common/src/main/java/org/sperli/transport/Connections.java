@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.sperli.jvm.Clock;
 
 /**
  * The sockets of one rank: its event loop, its listening socket and its dialed connections. TCP_NODELAY on every
@@ -49,10 +50,13 @@ public final class Connections implements AutoCloseable {
     private final RecycledArrays arrays = new RecycledArrays();
     private Channel server;
 
-    /** Connections whose waiting threads poll for {@code spinNanos} before they sleep (see {@link WaitSpin}). */
-    public Connections(long spinNanos) {
-        this.loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io", spinNanos);
-        this.heartbeats = new Heartbeats(loop, System::currentTimeMillis);
+    /**
+     * Connections on {@code clock} whose waiting threads poll for {@code spinNanos} before they sleep (see
+     * {@link WaitSpin}).
+     */
+    public Connections(long spinNanos, Clock clock) {
+        this.loop = new DrivenLoop(NioIoHandler.newFactory(), "sperli-io", spinNanos, clock);
+        this.heartbeats = new Heartbeats(loop, clock);
     }
 
     /**

@@ -16,6 +16,7 @@ import io.netty.util.concurrent.DefaultPromise;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.Ticker;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -25,6 +26,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.sperli.jvm.Clock;
 
 /**
  * One rank's event loop, run by whichever thread holds its drive lock: a program thread that waits for a frame runs
@@ -44,6 +46,9 @@ import java.util.function.Supplier;
  *
  * <p>Netty's rule that a channel is touched by one thread at a time holds: {@link #inEventLoop(Thread)} is true only
  * for the thread that holds the lock, and the lock orders what each holder did before the next.
+ *
+ * <p>All its time is the rank's {@link Clock}: the spin, the keeper's takeover, and, through {@link #ticker}, every
+ * scheduled task and every handler that reads its executor's time (the silence, the heartbeats, the close grace).
  */
 public final class DrivenLoop extends AbstractScheduledEventExecutor implements IoEventLoop, Progress {
     /**
@@ -79,16 +84,18 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     private final AtomicInteger state = new AtomicInteger(RUNNING);
     private final Thread keeper;
     private final Context context = new Context();
-    private volatile long releasedAt = System.nanoTime();
+    private final Clock clock;
+    private final Ticker ticker;
+    private volatile long releasedAt;
     private volatile boolean poked;
     private boolean initialized;
     private final long keeperSelectNanos;
     private final long takeoverNanos;
     private final long spinNanos;
 
-    /** A loop whose waiting threads poll for {@code spinNanos} before they sleep (0: never). */
-    public DrivenLoop(IoHandlerFactory factory, String keeperName, long spinNanos) {
-        this(factory, keeperName, KEEPER_SELECT_NANOS, TAKEOVER_NANOS, spinNanos);
+    /** A loop on {@code clock} whose waiting threads poll for {@code spinNanos} before they sleep (0: never). */
+    public DrivenLoop(IoHandlerFactory factory, String keeperName, long spinNanos, Clock clock) {
+        this(factory, keeperName, KEEPER_SELECT_NANOS, TAKEOVER_NANOS, spinNanos, clock);
     }
 
     /**
@@ -97,7 +104,10 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
      * not see the keeper drive in the gap.
      */
     DrivenLoop(IoHandlerFactory factory, String keeperName, long keeperSelectNanos, long takeoverNanos,
-               long spinNanos) {
+               long spinNanos, Clock clock) {
+        this.clock = clock;
+        this.ticker = ClockTicker.of(clock);
+        this.releasedAt = clock.nanoTime();
         this.keeperSelectNanos = keeperSelectNanos;
         this.takeoverNanos = takeoverNanos;
         this.spinNanos = spinNanos;
@@ -152,7 +162,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
      */
     private boolean spin(long waitBegan, BooleanSupplier changed) {
         long end = waitBegan + spinNanos;
-        if (spinNanos <= 0 || System.nanoTime() - end >= 0) {
+        if (spinNanos <= 0 || clock.nanoTime() - end >= 0) {
             return false;
         }
         do {
@@ -160,7 +170,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
             if (changed.getAsBoolean() || wanting.get() > 0 || Thread.currentThread().isInterrupted()) {
                 return true;
             }
-        } while (System.nanoTime() - end < 0);
+        } while (clock.nanoTime() - end < 0);
         return false;
     }
 
@@ -220,7 +230,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
 
     private void release() {
         driver = null;
-        releasedAt = System.nanoTime();
+        releasedAt = clock.nanoTime();
         drive.unlock();
         if (!tasks.isEmpty() || state.get() != RUNNING) {
             poke();
@@ -272,7 +282,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
                 return;
             }
             if (driver != null || wanting.get() > 0
-                    || !pokedNow && System.nanoTime() - releasedAt < takeoverNanos || !drive.tryLock()) {
+                    || !pokedNow && clock.nanoTime() - releasedAt < takeoverNanos || !drive.tryLock()) {
                 sleep = driver != null && !pokedNow ? Math.min(2 * sleep, LONGEST_KEEPER_SLEEP_NANOS) : takeoverNanos;
                 continue;
             }
@@ -330,11 +340,17 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
 
         @Override
         public long deadlineNanos() {
-            return System.nanoTime() + delayNanos(System.nanoTime());
+            return clock.nanoTime() + delayNanos(clock.nanoTime());
         }
     }
 
     // Netty's event loop
+
+    /** The rank's clock, which the scheduled tasks and the handlers on this loop read. */
+    @Override
+    public Ticker ticker() {
+        return ticker;
+    }
 
     @Override
     public boolean inEventLoop(Thread thread) {

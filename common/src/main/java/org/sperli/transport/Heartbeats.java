@@ -1,10 +1,10 @@
 package org.sperli.transport;
 
 import io.netty.util.concurrent.EventExecutor;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * One timer for the heartbeats of all of a rank's connections (protocol 7.5: a connection sends HEARTBEAT when it has
@@ -28,14 +28,14 @@ public final class Heartbeats {
     static final long TICK_MS = 250;
 
     private final EventExecutor loop;
-    private final LongSupplier wallMillis;
+    private final InstantSource wallClock;
     private final List<LivenessHandler> connections = new ArrayList<>();
     private boolean ticking;
 
-    /** The heartbeats of the connections on {@code loop}, with ticks aligned to {@code wallMillis}. */
-    public Heartbeats(EventExecutor loop, LongSupplier wallMillis) {
+    /** The heartbeats of the connections on {@code loop}, with ticks aligned to the wall time of {@code wallClock}. */
+    public Heartbeats(EventExecutor loop, InstantSource wallClock) {
         this.loop = loop;
-        this.wallMillis = wallMillis;
+        this.wallClock = wallClock;
     }
 
     /** A connection that sends heartbeats from now on; on the event loop. */
@@ -53,7 +53,7 @@ public final class Heartbeats {
 
     private void scheduleNextTick() {
         ticking = true;
-        long delay = TICK_MS - Math.floorMod(wallMillis.getAsLong(), TICK_MS);
+        long delay = TICK_MS - Math.floorMod(wallClock.millis(), TICK_MS);
         loop.schedule(this::tick, delay, TimeUnit.MILLISECONDS);
     }
 

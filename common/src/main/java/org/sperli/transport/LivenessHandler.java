@@ -84,6 +84,7 @@ public final class LivenessHandler extends ChannelDuplexHandler {
         super.userEventTriggered(ctx, evt);
     }
 
+    /** The loop's time: the rank's clock ({@link ClockTicker}), which the idle handler's silence reads too. */
     private long now() {
         return ctx.executor().ticker().nanoTime();
     }

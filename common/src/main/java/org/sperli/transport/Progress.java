@@ -22,11 +22,11 @@ public interface Progress {
 
     /**
      * Runs the connections once in the calling thread, waiting up to {@code maxNanos} for something to happen unless
-     * {@code changed} already says the caller's wait is over. {@code waitBegan} is {@link System#nanoTime()} when the
-     * caller's wait began, which calls this in a loop: a loop may poll before it sleeps, but only early in a wait, so
-     * that threads that wait long (or several at once, each ending the other's pass) sleep. Returns false, without
-     * running anything, where the caller must wait in its own way (no loop, the loop has ended, or the caller is the
-     * loop).
+     * {@code changed} already says the caller's wait is over. {@code waitBegan} is the rank's clock
+     * ({@link org.sperli.jvm.Clock#nanoTime}) when the caller's wait began, which calls this in a loop: a loop may
+     * poll before it sleeps, but only early in a wait, so that threads that wait long (or several at once, each ending
+     * the other's pass) sleep. Returns false, without running anything, where the caller must wait in its own way (no
+     * loop, the loop has ended, or the caller is the loop).
      */
     boolean drive(long maxNanos, long waitBegan, BooleanSupplier changed);
 

@@ -143,12 +143,12 @@ class BackpressureTest {
     }
 
     private static boolean paused(RankRuntime rt, int peer) {
-        return rt.mailbox().queuedBytes(peer) > FlowControl.PAUSE_ABOVE_BYTES
-                && rt.links().channel(peer).flow().paused();
+        return TestJob.parts(rt).mailbox().queuedBytes(peer) > FlowControl.PAUSE_ABOVE_BYTES
+                && TestJob.parts(rt).links().channel(peer).flow().paused();
     }
 
     private static long queued(RankRuntime rt, int peer) {
-        return rt.mailbox().queuedBytes(peer);
+        return TestJob.parts(rt).mailbox().queuedBytes(peer);
     }
 
     private static void sleep(long ms) {

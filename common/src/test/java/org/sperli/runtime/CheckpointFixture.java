@@ -115,7 +115,7 @@ final class CheckpointFixture {
 
     /** A hook that crashes {@code rank} at {@code step} of {@code epoch}: it ends the job as a lost peer would. */
     static void crashAt(RankRuntime rt, int rank, CheckpointDriver.Step step, long epoch) {
-        rt.checkpoints().hooks((s, e) -> {
+        TestJob.parts(rt).checkpoints().hooks((s, e) -> {
             if (rt.rank() == rank && s == step && e == epoch) {
                 rt.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, "test: rank " + rank + " crashes at " + step
                         + " of epoch " + epoch, null);
@@ -132,7 +132,7 @@ final class CheckpointFixture {
      */
     static void crashAtBeforeItsAck(RankRuntime rt, int rank, CheckpointDriver.Step step, long epoch, long boundMs) {
         CountDownLatch crashed = new CountDownLatch(1);
-        rt.checkpoints().hooks((s, e) -> {
+        TestJob.parts(rt).checkpoints().hooks((s, e) -> {
             if (rt.rank() != rank || e != epoch) {
                 return;
             }

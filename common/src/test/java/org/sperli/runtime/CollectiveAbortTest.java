@@ -211,7 +211,7 @@ class CollectiveAbortTest {
         List<String> out = run(2, rt -> codes(rt, () -> {
             if (rt.rank() == 0) {
                 // Rank 0 plays a faulty root: it takes the contribution and answers with 8 bytes for 16.
-                rt.frames().awaitCollective(1).release();
+                TestJob.parts(rt).frames().awaitCollective(1).release();
                 forge(rt, 1, new CollectiveHeader(CollectiveHeader.ALLREDUCE, ElementType.F64.code(),
                         ReduceOp.SUM.code(), CollectiveHeader.FROM_ROOT, 0, 1), EIGHT);
                 rt.barrier();

@@ -82,11 +82,11 @@ final class CollectiveFixture {
         ByteBuffer payload = ByteBuffer.allocate(CollectiveHeader.LENGTH + data.length);
         header.write(payload);
         payload.put(data).flip();
-        rt.frames().send(dest, FrameType.COLLECTIVE, 0, 0, payload).await();
+        TestJob.parts(rt).frames().send(dest, FrameType.COLLECTIVE, 0, 0, payload).await();
     }
 
     /** Like {@link #forge} with a raw 16-byte header, for headers the codec refuses to write. */
     static void forgeRaw(RankRuntime rt, int dest, byte[] rawHeaderAndData) {
-        rt.frames().send(dest, FrameType.COLLECTIVE, 0, 0, ByteBuffer.wrap(rawHeaderAndData)).await();
+        TestJob.parts(rt).frames().send(dest, FrameType.COLLECTIVE, 0, 0, ByteBuffer.wrap(rawHeaderAndData)).await();
     }
 }

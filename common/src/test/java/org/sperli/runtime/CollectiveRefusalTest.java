@@ -58,7 +58,7 @@ class CollectiveRefusalTest {
     @Test
     void operationZeroTypeAboveSixAndOperationAboveTenAreH1618OnEveryRank() {
         List<TestJob.Outcome<String>> out = new TestJob(3).run(LIMIT, rt -> {
-            CollectiveEngine engine = rt.collectives();
+            CollectiveEngine engine = TestJob.parts(rt).collectives();
             String refused = codes(rt,
                     () -> engine.allreduce(EIGHT, ElementType.I64.code(), 0),
                     () -> engine.allreduce(EIGHT, 7, ReduceOp.BXOR.code()),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.sperli.jvm.Clock;
 
 /** The setup's stall bound: short once a peer was heard from, long before that and while a handshake is under way. */
 class LinksTest {
@@ -12,7 +13,7 @@ class LinksTest {
 
     @Test
     void theStallBoundIsLongUntilAPeerWasHeardFrom() {
-        Links links = new Links(4, 1);
+        Links links = new Links(4, 1, Clock.SYSTEM);
         links.setupBegins(STALL);
         assertEquals(LONG, links.stallBound());
         links.progressed();
@@ -21,7 +22,7 @@ class LinksTest {
 
     @Test
     void theStallBoundIsLongWhileAnyHandshakeIsUnderWay() {
-        Links links = new Links(4, 1);
+        Links links = new Links(4, 1, Clock.SYSTEM);
         links.setupBegins(STALL);
         links.progressed();
         links.handshakeBegins();
@@ -35,7 +36,7 @@ class LinksTest {
 
     @Test
     void aDialedHandshakeThatEndsBeforeItIsCountedLeavesTheBoundShort() {
-        Links links = new Links(4, 1);
+        Links links = new Links(4, 1, Clock.SYSTEM);
         links.setupBegins(STALL);
         links.progressed();
         links.handshakeEnds();

@@ -10,6 +10,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.security.SecureRandom;
 import org.junit.jupiter.api.Test;
+import org.sperli.jvm.Clock;
 import org.sperli.transport.Progress;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.frame.FrameHeader;
@@ -29,7 +30,7 @@ class QueuedFrameCostTest {
     void smallMessagesPauseReadingByWhatTheirQueueCostsNotByTheirPayloadAlone() {
         FlowControl flow = new FlowControl();
         EmbeddedChannel channel = new EmbeddedChannel(flow);
-        Mailbox mailbox = new Mailbox(2, 0, new JobFate(), Progress.NONE);
+        Mailbox mailbox = new Mailbox(2, 0, new JobFate(Clock.SYSTEM), Progress.NONE, Clock.SYSTEM);
         mailbox.attach(1, flow);
         long pauseAfter = FlowControl.PAUSE_ABOVE_BYTES / (SMALL + Mailbox.QUEUED_FRAME_OVERHEAD_BYTES) + 1;
         for (long i = 0; i < pauseAfter - 1; i++) {

@@ -52,7 +52,7 @@ class ResumeTest {
     @SuppressWarnings("unchecked")
     private static List<Boolean> resumeFromBuddyFlags(TestJob restarted, long epoch) {
         List<TestJob.Outcome<Object[]>> out = run(restarted, rt -> new Object[] {rt.restored(),
-                rt.checkpoints().resumedFromBuddy()});
+                TestJob.parts(rt).checkpoints().resumedFromBuddy()});
         List<Optional<Restored>> restored = out.stream().map(o -> (Optional<Restored>) o.get()[0]).toList();
         assertRestored(restored, epoch);
         return out.stream().map(o -> (Boolean) o.get()[1]).toList();

@@ -100,6 +100,27 @@ final class RoguePeer implements AutoCloseable {
         return header;
     }
 
+    /** A frame as it came off the wire: its header and its payload. */
+    record Read(FrameHeader header, byte[] payload) {
+    }
+
+    /** Reads frames until one of {@code type} arrives and returns it whole; null when the stream ends first. */
+    Read readWhole(FrameType type) throws IOException {
+        while (true) {
+            byte[] h = new byte[FrameHeader.LENGTH];
+            try {
+                in.readFully(h);
+            } catch (java.io.EOFException e) {
+                return null;
+            }
+            FrameHeader header = FrameHeader.read(ByteBuffer.wrap(h), 0);
+            byte[] payload = in.readNBytes((int) header.length());
+            if (header.frameType() == type) {
+                return new Read(header, payload);
+            }
+        }
+    }
+
     /** Reads frames until one of {@code type} arrives; null when the stream ends first. */
     FrameHeader readUntil(FrameType type) throws IOException {
         FrameHeader h;

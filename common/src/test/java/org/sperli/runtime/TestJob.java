@@ -7,10 +7,12 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -24,6 +26,7 @@ import org.sperli.identity.RankCredentials;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
+import org.sperli.jvm.Clock;
 import org.sperli.protocol.JobId;
 import org.sperli.transport.JdkTlsEngineFactory;
 
@@ -32,6 +35,12 @@ import org.sperli.transport.JdkTlsEngineFactory;
  * and a runner that gives every rank its own thread and bounds every wait.
  */
 public final class TestJob {
+    /**
+     * The parts of every runtime {@link #run} connected, by runtime: a test looks inside a running rank through them
+     * ({@link #parts}), as the runtime itself offers no view inside.
+     */
+    private static final Map<RankRuntime, RankParts> PARTS = Collections.synchronizedMap(new WeakHashMap<>());
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final CompositeSig.KeyPair JOB_KEY = CompositeSig.generate(RANDOM);
 
@@ -146,7 +155,7 @@ public final class TestJob {
                         incarnation, hosts.get(peer).host(), now),
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),
                 RankConfigs.certificateCheck(job, size),
-                System::currentTimeMillis, Duration.ofSeconds(10), Duration.ofSeconds(5),
+                Clock.SYSTEM, Duration.ofSeconds(10), Duration.ofSeconds(5),
                 line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank));
     }
 
@@ -187,11 +196,13 @@ public final class TestJob {
                 RankConfig config = config(r);
                 futures.add(pool.submit(() -> {
                     RankRuntime runtime;
+                    RankParts parts = RankParts.of(config);
                     try {
-                        runtime = RankRuntime.connect(config);
+                        runtime = RankRuntime.connect(parts, phase -> { });
                     } catch (SperliException e) {
                         return new Outcome<T>(null, e);
                     }
+                    PARTS.put(runtime, parts);
                     try (runtime) {
                         return new Outcome<>(body.apply(runtime), null);
                     } catch (SperliException e) {
@@ -212,6 +223,15 @@ public final class TestJob {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The parts of {@code runtime}, which {@link #run} connected: its frames, mailbox, links and drivers. */
+    static RankParts parts(RankRuntime runtime) {
+        RankParts parts = PARTS.get(runtime);
+        if (parts == null) {
+            throw new IllegalArgumentException("not a runtime that TestJob.run connected");
+        }
+        return parts;
     }
 
     /** Distinct free ports: all sockets stay open until every port is chosen, so none is handed out twice. */

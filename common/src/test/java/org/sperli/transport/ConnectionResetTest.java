@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.sperli.jvm.Clock;
 
 /**
  * A connection whose write fails still hands on every byte the peer sent before it went. The case that matters: a
@@ -35,7 +36,7 @@ class ConnectionResetTest {
     void aFailedWriteStillDeliversWhatThePeerSentBeforeItsReset() throws Exception {
         CompletableFuture<Channel> accepted = new CompletableFuture<>();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        try (Connections connections = new Connections(0)) {
+        try (Connections connections = new Connections(0, Clock.SYSTEM)) {
             int port = freePort();
             assertNull(connections.listen(port, collecting(accepted, received)));
             try (Socket peer = new Socket("127.0.0.1", port)) {

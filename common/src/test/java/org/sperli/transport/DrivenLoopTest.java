@@ -35,6 +35,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.sperli.jvm.Clock;
 
 /** The rules of {@link DrivenLoop}: who runs the loop, when, and that it ends. */
 class DrivenLoopTest {
@@ -49,7 +50,7 @@ class DrivenLoopTest {
 
     @BeforeEach
     void connect() throws Exception {
-        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", 0));
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", 0, Clock.SYSTEM));
     }
 
     private void connectOn(DrivenLoop newLoop) throws Exception {
@@ -88,7 +89,7 @@ class DrivenLoopTest {
         // for more than the usual 5 ms between its write and its drive, and the keeper would then read (as it should).
         close();
         connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
-                TimeUnit.MINUTES.toNanos(1), 0));
+                TimeUnit.MINUTES.toNanos(1), 0, Clock.SYSTEM));
         waitUntilTheKeeperLetsGo();
         assertTrue(asDriver(() -> client.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}))).isDone());
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
@@ -147,7 +148,7 @@ class DrivenLoopTest {
         // The keeper's selects last a minute here: only the wake-up of a thread that wants the loop ends them.
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(BOUND_S, TimeUnit.SECONDS);
         loop = new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MINUTES.toNanos(1),
-                DrivenLoop.TAKEOVER_NANOS, 0);
+                DrivenLoop.TAKEOVER_NANOS, 0, Clock.SYSTEM);
         assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S * 2), () -> {
             for (int i = 0; i < 5; i++) {
                 CompletableFuture<Void> ran = new CompletableFuture<>();
@@ -329,7 +330,7 @@ class DrivenLoopTest {
     private void useSpinningLoop() throws Exception {
         close();
         connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
-                TimeUnit.MINUTES.toNanos(1), TimeUnit.MINUTES.toNanos(1)));
+                TimeUnit.MINUTES.toNanos(1), TimeUnit.MINUTES.toNanos(1), Clock.SYSTEM));
         waitUntilTheKeeperLetsGo();
     }
 

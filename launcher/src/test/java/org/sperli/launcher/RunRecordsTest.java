@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +22,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.jvm.Clock;
+import org.sperli.launcher.report.LineTimestamps;
 
 /**
  * What a run leaves for people and CI besides the terminal, on real local ranks: {@code --output-dir} (a file per
@@ -30,7 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunRecordsTest {
     private static final Pattern RANK_1_FIRST = Pattern.compile(".*\\[rank 1] rank=1 size=4 incarnation=1 pid=(\\d+)");
-    private static final String STAMP = "2026-12-01T09:15:02.047Z";
+    /**
+     * The launcher's wall time, which stands still from the test's start: every stamp is this one. It is the
+     * system's time then, because the ranks check the certificates and join tokens it dates against their own clocks.
+     */
+    private final Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    private final String stamp = LineTimestamps.FORMAT.format(at);
 
     @TempDir
     Path dir;
@@ -40,9 +47,20 @@ class RunRecordsTest {
         LauncherHarness.killDescendants();
     }
 
-    private static LaunchEnvironment frozenClock() {
+    private LaunchEnvironment frozenClock() {
         Map<String, String> env = new HashMap<>(LauncherHarness.environment(Map.of()).variables());
-        return new LaunchEnvironment(env, false, InstantSource.fixed(Instant.parse(STAMP)));
+        Clock wallTimeStandsStill = new Clock() {
+            @Override
+            public long nanoTime() {
+                return Clock.SYSTEM.nanoTime();
+            }
+
+            @Override
+            public Instant instant() {
+                return at;
+            }
+        };
+        return new LaunchEnvironment(env, false, wallTimeStandsStill);
     }
 
     @Test
@@ -62,22 +80,22 @@ class RunRecordsTest {
                 "kill-rank-1");
 
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().contains(STAMP + " [rank 0] sum=6 incarnation=2\n"), run.out());
+        assertTrue(run.out().contains(stamp + " [rank 0] sum=6 incarnation=2\n"), run.out());
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         String job = json.get("jobId").asText();
         Path files = out.resolve(job);
         assertTrue(run.err().contains("rank output also in " + files + "/INCARNATION/rank.N/{stdout,stderr}"),
                 run.err());
-        assertTrue(Files.readString(files.resolve("1/rank.1/stdout")).startsWith(STAMP + " rank=1 size=4"
+        assertTrue(Files.readString(files.resolve("1/rank.1/stdout")).startsWith(stamp + " rank=1 size=4"
                 + " incarnation=1 pid="), "no [rank N] prefix, the stamp first");
-        assertTrue(Files.readString(files.resolve("2/rank.0/stdout")).contains(STAMP + " sum=6 incarnation=2\n"));
+        assertTrue(Files.readString(files.resolve("2/rank.0/stdout")).contains(stamp + " sum=6 incarnation=2\n"));
         for (int rank = 0; rank < 4; rank++) {
             assertTrue(Files.isRegularFile(files.resolve("2/rank." + rank + "/stderr")), "stderr of rank " + rank);
         }
         assertNoDescriptionIn(out);
 
         assertEquals(0, json.get("exitStatus").asInt());
-        assertEquals(STAMP, json.get("startedAt").asText());
+        assertEquals(stamp, json.get("startedAt").asText());
         assertEquals(2, json.get("incarnations").size());
         JsonNode first = json.get("incarnations").get(0);
         assertEquals("FAILED", first.get("result").asText());

@@ -1,8 +1,8 @@
 package org.sperli.rankd;
 
 import java.io.InputStream;
-import java.time.Instant;
 import org.sperli.jobspec.RankExit;
+import org.sperli.jvm.Clock;
 import org.sperli.rankd.agent.HostAgent;
 import org.sperli.transport.LeakDetection;
 import org.sperli.transport.NettyLogging;
@@ -30,22 +30,24 @@ public final class Main {
         // Then: the leak detector's class takes its logger when initialised.
         NettyLogging.useJdkLogging();
         LeakDetection.offUnlessAsked();
-        Rankd rankd = Rankd.forThisProcess();
+        // The one clock of this rank: everything below reads it, nothing reads the system's clocks itself.
+        Clock clock = Clock.SYSTEM;
+        RankLife life = RankLife.forThisProcess(clock);
         if (tmpdirWarning != null) {
             System.err.println(tmpdirWarning);
         }
         // The program reads an empty standard input: the rank's own carries its description and then only says that
         // the launcher lives (LauncherWatch), so a program reading it would wait for the launcher's end.
         System.setIn(InputStream.nullInputStream());
-        int status = rankd.run(args);
+        int status = life.run(args);
         if (status < 0) {
             // The operator's stop ended the rank and halts the process; exiting here would only wait for it.
             return;
         }
         if (status == RankExit.COMPLETED) {
             // A completed rank prints no last line, so a warning of the archive's cannot hide a verdict.
-            RankArchive.ofThisJvm(System.err::println).ifPresent(a -> a.makeIfMissing(Instant.now()));
+            RankArchive.ofThisJvm(System.err::println).ifPresent(a -> a.makeIfMissing(clock.instant()));
         }
-        rankd.exit(status);
+        life.end().exit(status);
     }
 }

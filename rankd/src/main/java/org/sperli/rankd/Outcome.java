@@ -1,5 +1,6 @@
 package org.sperli.rankd;
 
+import org.sperli.SperliException;
 import org.sperli.jobspec.RankExit;
 
 /**
@@ -13,5 +14,18 @@ record Outcome(int status, String lastLine, Throwable cause, boolean alwaysTrace
 
     static Outcome of(int status, String lastLine, Throwable cause) {
         return new Outcome(status, lastLine, cause, false);
+    }
+
+    /**
+     * The outcome of a job that failed with {@code failure} after the program threw {@code thrown} (either may be
+     * null, not both): the program's own when it threw first, the job's failure otherwise.
+     */
+    static Outcome ofJob(SperliException failure, Throwable thrown) {
+        if (thrown != null && (failure == null || failure.getCause() == thrown)) {
+            String line = thrown instanceof SperliException e ? e.getMessage() : "program failed: "
+                    + Report.summary(thrown);
+            return of(RankExit.forProgramThrowable(thrown), line, thrown);
+        }
+        return of(RankExit.forCode(failure.code()), failure.getMessage(), failure);
     }
 }

@@ -18,7 +18,7 @@ interface ProcessEnd {
         }
     };
 
-    /** Exits with {@code status}, the shutdown hooks run first ({@link Rankd#stopByOperator} among them). */
+    /** Exits with {@code status}, the shutdown hooks run first ({@link RankEnd#stopByOperator} among them). */
     void exit(int status);
 
     /** Halts with {@code status}: no hook runs, nothing comes after it. */

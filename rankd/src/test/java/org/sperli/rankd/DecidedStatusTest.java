@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.jvm.Clock;
 import org.sperli.rankd.testjobs.HelloTestJob;
 
 /**
@@ -39,9 +40,9 @@ class DecidedStatusTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final RecordedEnd end = new RecordedEnd();
 
-    private Rankd rankd(InputStream stdin) {
-        return new Rankd(stdin, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), System::currentTimeMillis, end);
+    private RankLife life(InputStream stdin) {
+        return new RankLife(stdin, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Clock.SYSTEM, end);
     }
 
     /**
@@ -81,11 +82,11 @@ class DecidedStatusTest {
      */
     @Test
     void theHookHaltsWithTheDecidedStatusAlsoWhenTheMainThreadsExitIsUnderWay() {
-        Rankd rankd = rankd(new ByteArrayInputStream("0100zz\n".getBytes(StandardCharsets.US_ASCII)));
-        int status = rankd.run(new String[] {"job.jar"});
+        RankLife life = life(new ByteArrayInputStream("0100zz\n".getBytes(StandardCharsets.US_ASCII)));
+        int status = life.run(new String[] {"job.jar"});
         assertEquals(2, status, String.join("\n", stderrLines()));
-        rankd.exit(status);
-        rankd.stopByOperator();
+        life.end().exit(status);
+        life.end().stopByOperator();
         assertEquals(List.of("exit 2", "halt 2"), end.calls());
         assertTrue(lastLine().startsWith("H1616 job description refused: "), lastLine());
     }
@@ -102,15 +103,15 @@ class DecidedStatusTest {
         try (ServerSocket taken = new ServerSocket()) {
             taken.setReuseAddress(false);
             taken.bind(new InetSocketAddress("0.0.0.0", job.kit.hosts().get(0).port()));
-            Rankd rankd = rankd(new SequenceInputStream(new ByteArrayInputStream(job.line(0)),
+            RankLife life = life(new SequenceInputStream(new ByteArrayInputStream(job.line(0)),
                     heldOpenUntil(lifeOver)));
-            Outcome decided = rankd.decide(new String[] {jar.toString()});
+            Outcome decided = life.decide(new String[] {jar.toString()});
             assertEquals(5, decided.status(), String.join("\n", stderrLines()));
             assertTrue(decided.lastLine().startsWith("H1613 ") && decided.lastLine().contains(" is held by another process on this host"),
                     decided.lastLine());
 
-            rankd.stopByOperator();
-            assertEquals(-1, rankd.settle(decided), "the stop ended the life");
+            life.end().stopByOperator();
+            assertEquals(-1, life.settle(decided), "the stop ended the life");
             assertEquals(List.of("halt 5"), end.calls());
             assertEquals(decided.lastLine(), lastLine());
             assertEquals(1, stderrLines().stream().filter(l -> l.startsWith("H16")).count(), stderrLines().toString());
@@ -124,13 +125,13 @@ class DecidedStatusTest {
     @Test
     void aStopBeforeAnyDecisionStillEndsWithEight() throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
-        Rankd rankd = rankd(new SequenceInputStream(heldOpenUntil(stopped),
+        RankLife life = life(new SequenceInputStream(heldOpenUntil(stopped),
                 new ByteArrayInputStream("0100zz\n".getBytes(StandardCharsets.US_ASCII))));
         AtomicInteger status = new AtomicInteger(Integer.MIN_VALUE);
-        Thread main = new Thread(() -> status.set(rankd.run(new String[] {"job.jar"})), "rankd-main");
+        Thread main = new Thread(() -> status.set(life.run(new String[] {"job.jar"})), "rankd-main");
         main.start();
         try {
-            rankd.stopByOperator();
+            life.end().stopByOperator();
         } finally {
             stopped.countDown();
         }

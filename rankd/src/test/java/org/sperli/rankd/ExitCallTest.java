@@ -17,7 +17,7 @@ class ExitCallTest {
         frame("java.lang.ApplicationShutdownHooks", "runHooks", 107),
         frame("java.lang.ApplicationShutdownHooks$1", "run", 46), frame("java.lang.Shutdown", "runHooks", 130),
         frame("java.lang.Shutdown", "exit", 173), frame("java.lang.Runtime", "exit", 115),
-        frame("java.lang.System", "exit", 1860), JOB, frame("org.sperli.rankd.Rankd", "runJob", 290)};
+        frame("java.lang.System", "exit", 1860), JOB, frame("org.sperli.rankd.RankLife", "runJob", 290)};
 
     /** What the JVM's SIGTERM handler thread shows: it calls Shutdown.exit itself. */
     private static final StackTraceElement[] SIGNAL = {

@@ -19,11 +19,12 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.jvm.Clock;
 import org.sperli.rankd.testjobs.HelloTestJob;
 import org.sperli.rankd.testjobs.NoDefaultConstructorTestJob;
 import org.sperli.rankd.testjobs.ThrowingTestJob;
 
-/** Rankd's refusals and one-rank jobs run in this JVM with captured streams: quick, no network. */
+/** A rank's refusals and one-rank jobs run in this JVM with captured streams: quick, no network. */
 @Timeout(30)
 class RankdInProcessTest {
     /** An input that gives no byte and ends only when {@code released} is counted down. */
@@ -65,12 +66,12 @@ class RankdInProcessTest {
         CountDownLatch lifeOver = new CountDownLatch(1);
         InputStream input = wholeLine ? new SequenceInputStream(new ByteArrayInputStream(stdin),
                 heldOpenUntil(lifeOver)) : new ByteArrayInputStream(stdin);
-        Rankd rankd = new Rankd(input, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), env, System::currentTimeMillis,
+        RankLife life = new RankLife(input, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, Clock.SYSTEM,
                 new RecordedEnd());
         int status;
         try {
-            status = rankd.run(args);
+            status = life.run(args);
         } finally {
             lifeOver.countDown();
         }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import org.sperli.checkpoint.CheckpointDirectory;
@@ -15,6 +14,7 @@ import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.jvm.Clock;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.ClassDataArchive;
@@ -77,15 +77,15 @@ final class JobRunner {
      * The launch's timeline, which starts now. How long before it the launcher's JVM started is read only when the
      * breakdown is printed (-v), as the management classes cost a cold JVM some milliseconds.
      */
-    private static LaunchTimeline timelineFromNow(InstantSource clock) {
+    private static LaunchTimeline timelineFromNow(Clock clock) {
         Instant launch = clock.instant();
-        return new LaunchTimeline(System::nanoTime, () -> Duration.between(
+        return new LaunchTimeline(clock::nanoTime, () -> Duration.between(
                 Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()), launch));
     }
 
     static int run(Request request, LaunchEnvironment environment, JobControl control, Console console) {
-        // Certificates, tokens and descriptions take the system's time, which ranks check; reports the injected clock.
-        InstantSource clock = InstantSource.system();
+        // The launcher's one clock: the waits, the timeline, the reports, and the times of certificates and tokens.
+        Clock clock = environment.clock();
         LaunchTimeline timeline = timelineFromNow(clock);
         LaunchOptions launch = request.launch();
         Optional<SshCommand> ssh = checkOptions(request, environment);
@@ -102,8 +102,8 @@ final class JobRunner {
         checkThisHost(plan.localPorts(request.forceSsh()), launch.rankd == null, request.checkpoint().dirOrNull);
         Path outputDirOrNull = output.dirOrNull == null ? null : RankOutputFiles.prepare(output.dirOrNull);
         RankCommand command = rankCommand(request, environment, console);
-        long startNs = System.nanoTime();
-        String launchedAt = LineTimestamps.FORMAT.format(environment.clock().instant());
+        long startNs = clock.nanoTime();
+        String launchedAt = LineTimestamps.FORMAT.format(clock.instant());
         JobKit kit = jobKit(plan, launch, localRanks, clock, console);
         timeline.keysMade();
         describePlan(kit, plan, jar, request.forceSsh(), console);
@@ -111,9 +111,9 @@ final class JobRunner {
         LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
                 environment.variables(), console);
         SshRanks remote = sshRanks(request, ssh, plan, command, jar, environment, console);
-        IncarnationHistory history = new IncarnationHistory(environment.clock(), System::nanoTime);
+        IncarnationHistory history = new IncarnationHistory(clock, clock::nanoTime);
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
-                local, remote, console, timeline, clock, System::nanoTime, history);
+                local, remote, console, timeline, clock, history);
         control.register(supervisor);
         JobSupervisor.Result result = null;
         Throwable failure = null;
@@ -132,7 +132,7 @@ final class JobRunner {
                 files.close();
             }
             RunReport report = RunReport.of(kit.job().hex(), jar.path().toString(), jar.sha256Hex(), plan.size(),
-                    request.restartMax(), launchedAt, (System.nanoTime() - startNs) / 1_000_000,
+                    request.restartMax(), launchedAt, (clock.nanoTime() - startNs) / 1_000_000,
                     result != null ? result.exitStatus() : ExitCodes.of(failure),
                     result != null ? result.outcome() : "the launcher failed: " + failure, history.incarnations());
             say(report, result != null, reportOrNull, console);
@@ -153,7 +153,7 @@ final class JobRunner {
     }
 
     /** Keys, certificates and tokens of a new job, with the silence limit its local ranks allow (said if longer). */
-    private static JobKit jobKit(HostPlan plan, LaunchOptions launch, int localRanks, InstantSource clock,
+    private static JobKit jobKit(HostPlan plan, LaunchOptions launch, int localRanks, Clock clock,
                                  Console console) {
         SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks,
                 Runtime.getRuntime().availableProcessors());
@@ -183,13 +183,14 @@ final class JobRunner {
         List<String> jobHosts = plan.entries().stream().map(HostEntry::host).toList();
         if (sshCommand.isPresent()) {
             return new SshRanks(sshCommand.get(), jobHosts, command, jar, request.jobArgs(), console,
-                    request.launch().remoteJava, environment.variables(), System::nanoTime);
+                    request.launch().remoteJava, environment.variables(), environment.clock()::nanoTime);
         }
         SshOptions ssh = request.ssh();
         SshSettings settings = SshSettings.of(ssh.dirOrNull, ssh.acceptNewHostKeys, environment.variables());
-        return new SshRanks(SshTransport.start(settings, console::detail, console::note), settings, jobHosts,
+        SshTransport transport = SshTransport.start(settings, console::detail, console::note, environment.clock());
+        return new SshRanks(transport, settings, jobHosts,
                 command, jar, request.jobArgs(), console, request.launch().remoteJava, environment.variables(),
-                System::nanoTime);
+                environment.clock()::nanoTime);
     }
 
     /** With -v: the job, its jar and where each rank runs. */

@@ -32,13 +32,14 @@ public final class SperliCommand implements Callable<Integer> {
     public static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(20);
 
     private final LaunchEnvironment environment;
-    private final JobControl jobControl = new JobControl();
+    private final JobControl jobControl;
 
     @Spec
     private CommandSpec spec;
 
     SperliCommand(LaunchEnvironment environment) {
         this.environment = Objects.requireNonNull(environment);
+        this.jobControl = new JobControl(environment.clock());
     }
 
     /** The command for this process's environment, writing to {@code out} and {@code err}. */

@@ -3,6 +3,7 @@ package org.sperli.launcher.job;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.sperli.jvm.Clock;
 
 /**
  * The jobs a command is running, so that a shutdown hook (Ctrl-C, SIGTERM) can stop them: every rank gets SIGTERM
@@ -11,7 +12,13 @@ import java.util.List;
  */
 public final class JobControl {
     private final List<JobSupervisor> running = new ArrayList<>();
+    private final Clock clock;
     private boolean stopping;
+
+    /** The jobs of a command whose stop waits on {@code clock}. */
+    public JobControl(Clock clock) {
+        this.clock = clock;
+    }
 
     /** Registers a job before it starts any rank; after {@link #stopAll} the job is stopped at once. */
     public synchronized void register(JobSupervisor job) {
@@ -37,10 +44,10 @@ public final class JobControl {
         for (JobSupervisor job : jobs) {
             job.stop();
         }
-        long deadlineNs = System.nanoTime() + wait.toNanos();
+        long deadlineNs = clock.nanoTime() + wait.toNanos();
         synchronized (this) {
             while (!running.isEmpty()) {
-                long leftMs = (deadlineNs - System.nanoTime()) / 1_000_000;
+                long leftMs = (deadlineNs - clock.nanoTime()) / 1_000_000;
                 if (leftMs <= 0) {
                     return;
                 }

@@ -1,14 +1,13 @@
 package org.sperli.launcher.job;
 
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.jvm.Clock;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.report.Console;
@@ -56,16 +55,15 @@ public final class JobSupervisor {
 
     /**
      * @param remote    starter for hosts that are not local; may be null when every host of the plan runs locally
-     * @param clock     the time the descriptions carry
-     * @param nanoClock the time the waits for ending ranks read ({@code System::nanoTime})
+     * @param clock     the launcher's clock: the time the descriptions carry, and every wait and duration
      * @param history   hears of every incarnation, rank start and end (the run report)
      */
     public JobSupervisor(HostPlan plan, JobKit kit, RefusedHostPolicy policy, int restartMax, boolean forceSsh,
                          RankStarter local, RankStarter remote, Console console, LaunchTimeline timeline,
-                         InstantSource clock, LongSupplier nanoClock, IncarnationHistory history) {
+                         Clock clock, IncarnationHistory history) {
         this.restartMax = restartMax;
         this.console = console;
-        this.progress = new LaunchProgress(console);
+        this.progress = new LaunchProgress(console, clock::nanoTime);
         this.timeline = timeline;
         console.onRankPhase((rank, phase) -> {
             progress.phase(rank, phase);
@@ -74,7 +72,7 @@ public final class JobSupervisor {
         this.history = history;
         this.hosts = new HostReadiness(plan, kit, policy, forceSsh, local, remote, console);
         this.starts = new IncarnationStart(forceSsh, local, remote, progress, timeline, clock, history);
-        this.ending = new RankEnding(console, nanoClock);
+        this.ending = new RankEnding(console, clock::nanoTime);
     }
 
     /** Asks the job to end: every rank is stopped and no restart follows. Safe from any thread. */

@@ -1,6 +1,7 @@
 package org.sperli.launcher.job;
 
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.launcher.report.Console;
 
@@ -12,6 +13,7 @@ import org.sperli.launcher.report.Console;
  */
 final class LaunchProgress {
     private final Console console;
+    private final LongSupplier nanoClock;
     private long incarnation;
     private int size;
     private int started;
@@ -23,8 +25,10 @@ final class LaunchProgress {
     private boolean anyPhase;
     private long beganNs;
 
-    LaunchProgress(Console console) {
+    /** The progress shown on {@code console}, its launch time read from {@code nanoClock}. */
+    LaunchProgress(Console console, LongSupplier nanoClock) {
         this.console = console;
+        this.nanoClock = nanoClock;
     }
 
     /** A new incarnation of {@code size} ranks is about to start. */
@@ -38,7 +42,7 @@ final class LaunchProgress {
         runningCount = 0;
         done = false;
         anyPhase = false;
-        beganNs = System.nanoTime();
+        beganNs = nanoClock.getAsLong();
     }
 
     /** The launcher started one more rank. */
@@ -100,7 +104,7 @@ final class LaunchProgress {
         if (runningCount == size) {
             done = true;
             String note = String.format(Locale.ROOT, "incarnation %d: all %d ranks running after %.1f s",
-                    incarnation, size, (System.nanoTime() - beganNs) / 1e9);
+                    incarnation, size, (nanoClock.getAsLong() - beganNs) / 1e9);
             if (!console.finishProgress(note)) {
                 console.detail(note);
             }

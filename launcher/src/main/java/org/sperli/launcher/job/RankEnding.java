@@ -19,7 +19,7 @@ import org.sperli.launcher.report.Console;
  * {@link #TERMINATE_GRACE} for all of them to go, then a kill, then up to {@link #KILL_WAIT}; a rank whose host does
  * not answer within {@link #REACH_PROBE} (a host cut off the network) is said and not waited for.
  *
- * <p>Every wait reads the time from the clock given ({@code System::nanoTime} in the launcher).
+ * <p>Every wait reads the time from the clock given (the launcher's {@code Clock}).
  */
 final class RankEnding {
     /** How long the other ranks have to end by themselves after one failed. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.OpenSshCertificate;
+import org.sperli.jvm.Clock;
 
 /**
  * What the operator's {@code ssh-agent} holds, asked once at the launcher's start so that a passphrase-protected key
@@ -23,8 +24,8 @@ final class AgentKeys {
      * Says each of {@code encrypted} that the agent at {@code socketOrNull} does not hold on {@code warnings}, and
      * what the agent holds on {@code details}.
      */
-    static void sayUnusable(List<UserKeys.Encrypted> encrypted, Path socketOrNull, Consumer<String> details,
-                            Consumer<String> warnings) {
+    static void sayUnusable(List<UserKeys.Encrypted> encrypted, Path socketOrNull, Clock clock,
+                            Consumer<String> details, Consumer<String> warnings) {
         List<PublicKey> held = List.of();
         String missing;
         if (socketOrNull == null) {
@@ -32,7 +33,7 @@ final class AgentKeys {
         } else {
             missing = "the ssh-agent at " + socketOrNull + " does not hold it";
             try {
-                held = held(socketOrNull);
+                held = held(socketOrNull, clock);
                 details.accept("ssh-agent at " + socketOrNull + " holds " + held.size() + " key"
                         + (held.size() == 1 ? "" : "s"));
             } catch (IOException | RuntimeException e) {
@@ -50,9 +51,9 @@ final class AgentKeys {
     }
 
     /** The public keys the agent at {@code socket} holds (a certificate's key counts as held). */
-    static List<PublicKey> held(Path socket) throws IOException {
+    static List<PublicKey> held(Path socket, Clock clock) throws IOException {
         List<PublicKey> keys = new ArrayList<>();
-        try (UnixSocketAgent agent = UnixSocketAgent.connect(socket)) {
+        try (UnixSocketAgent agent = UnixSocketAgent.connect(socket, clock)) {
             for (Map.Entry<PublicKey, String> identity : agent.getIdentities()) {
                 PublicKey key = identity.getKey();
                 keys.add(key instanceof OpenSshCertificate c ? c.getCertPubKey() : key);

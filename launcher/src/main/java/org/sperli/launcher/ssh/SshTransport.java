@@ -18,6 +18,7 @@ import org.apache.sshd.common.future.GlobalRequestFuture;
 import org.apache.sshd.common.util.buffer.Buffer;
 import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.sftp.SftpModuleProperties;
+import org.sperli.jvm.Clock;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.job.HostUnreachableException;
 
@@ -66,23 +67,25 @@ public final class SshTransport implements AutoCloseable {
 
     /** Starts the client; {@code notes} gets messages about skipped keys, and about keys only an agent could use. */
     public static SshTransport start(SshSettings settings, Consumer<String> notes) {
-        return start(settings, notes, notes);
+        return start(settings, notes, notes, Clock.SYSTEM);
     }
 
     /**
      * Starts the client; {@code details} gets messages about skipped keys (shown with {@code -v}), {@code warnings}
-     * one line for each passphrase-protected key that no agent holds (always shown: the login may fail for it).
+     * one line for each passphrase-protected key that no agent holds (always shown: the login may fail for it);
+     * {@code clock} bounds the agent's replies.
      */
-    public static SshTransport start(SshSettings settings, Consumer<String> details, Consumer<String> warnings) {
+    public static SshTransport start(SshSettings settings, Consumer<String> details, Consumer<String> warnings,
+                                     Clock clock) {
         SshClient client = SshClient.setUpDefaultClient();
         HostKeyPolicy hostKeys = new HostKeyPolicy(settings.knownHosts(), settings.acceptNewHostKeys());
         client.setServerKeyVerifier(hostKeys);
         UserKeys keys = UserKeys.load(settings.sshDir(), details);
         // As ssh: the agent's keys first (MINA asks the agent factory before the key files), then the files.
         if (settings.agentSocketOrNull() != null) {
-            client.setAgentFactory(UnixSocketAgent.factory(settings.agentSocketOrNull()));
+            client.setAgentFactory(UnixSocketAgent.factory(settings.agentSocketOrNull(), clock));
         }
-        AgentKeys.sayUnusable(keys.encrypted(), settings.agentSocketOrNull(), details, warnings);
+        AgentKeys.sayUnusable(keys.encrypted(), settings.agentSocketOrNull(), clock, details, warnings);
         client.setKeyIdentityProvider(keys.provider());
         client.setHostConfigEntryResolver(java.nio.file.Files.exists(settings.config())
                 ? new ConfigFileHostEntryResolver(settings.config()) : HostConfigEntryResolver.EMPTY);

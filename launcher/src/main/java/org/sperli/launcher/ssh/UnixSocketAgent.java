@@ -20,6 +20,7 @@ import org.apache.sshd.common.session.ConnectionService;
 import org.apache.sshd.common.session.Session;
 import org.apache.sshd.common.util.buffer.Buffer;
 import org.apache.sshd.common.util.buffer.ByteArrayBuffer;
+import org.sperli.jvm.Clock;
 
 /**
  * The operator's {@code ssh-agent}, reached through the Unix domain socket that {@code SSH_AUTH_SOCK} names (Java 16
@@ -36,22 +37,24 @@ final class UnixSocketAgent extends AbstractAgentProxy {
 
     private final SocketChannel channel;
     private final Selector selector;
+    private final Clock clock;
 
-    private UnixSocketAgent(SocketChannel channel, Selector selector) {
+    private UnixSocketAgent(SocketChannel channel, Selector selector, Clock clock) {
         super(null);
         this.channel = channel;
         this.selector = selector;
+        this.clock = clock;
     }
 
-    /** Connects to the agent at {@code socket}. */
-    static UnixSocketAgent connect(Path socket) throws IOException {
+    /** Connects to the agent at {@code socket}; {@code clock} bounds its replies. */
+    static UnixSocketAgent connect(Path socket, Clock clock) throws IOException {
         SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             channel.connect(UnixDomainSocketAddress.of(socket));
             channel.configureBlocking(false);
             Selector selector = Selector.open();
             channel.register(selector, SelectionKey.OP_READ);
-            return new UnixSocketAgent(channel, selector);
+            return new UnixSocketAgent(channel, selector, clock);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -59,7 +62,7 @@ final class UnixSocketAgent extends AbstractAgentProxy {
     }
 
     /** A factory that gives every login a connection of its own to the agent at {@code socket}. */
-    static SshAgentFactory factory(Path socket) {
+    static SshAgentFactory factory(Path socket, Clock clock) {
         return new SshAgentFactory() {
             @Override
             public List<ChannelFactory> getChannelForwardingFactories(FactoryManager manager) {
@@ -68,7 +71,7 @@ final class UnixSocketAgent extends AbstractAgentProxy {
 
             @Override
             public SshAgent createClient(Session session, FactoryManager manager) throws IOException {
-                return connect(socket);
+                return connect(socket, clock);
             }
 
             @Override
@@ -81,7 +84,7 @@ final class UnixSocketAgent extends AbstractAgentProxy {
     @Override
     protected synchronized Buffer request(Buffer buffer) throws IOException {
         ByteBuffer out = ByteBuffer.wrap(buffer.array(), buffer.rpos(), buffer.available());
-        long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+        long deadline = clock.nanoTime() + REPLY_TIMEOUT.toNanos();
         while (out.hasRemaining()) {
             if (channel.write(out) == 0) {
                 // The socket's buffer is full (a request is a few hundred bytes: rare): wait until it takes more.
@@ -115,7 +118,7 @@ final class UnixSocketAgent extends AbstractAgentProxy {
     }
 
     private void await(long deadline) throws IOException {
-        long left = deadline - System.nanoTime();
+        long left = deadline - clock.nanoTime();
         if (left <= 0) {
             throw new IOException("ssh-agent did not answer within " + REPLY_TIMEOUT.toSeconds() + " s");
         }

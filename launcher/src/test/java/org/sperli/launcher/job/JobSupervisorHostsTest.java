@@ -9,7 +9,6 @@ import java.io.StringWriter;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +18,7 @@ import org.sperli.identity.JobKit;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.JobDescription.HostEntry;
 import org.sperli.jobspec.RefusedHostPolicy;
+import org.sperli.jvm.Clock;
 import org.sperli.launcher.exit.ExitCodes;
 import org.sperli.launcher.exit.LauncherException;
 import org.sperli.launcher.report.Console;
@@ -72,10 +72,9 @@ class JobSupervisorHostsTest {
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(Map.of(), null, warning -> { });
         PrintWriter out = new PrintWriter(said, true);
         Console console = new Console(out, out, false, false, false);
-        InstantSource clock = InstantSource.system();
+        Clock clock = Clock.SYSTEM;
         return new JobSupervisor(plan, kit, policy, 0, false, local, remote, console,
-                new LaunchTimeline(System::nanoTime), clock, System::nanoTime, new IncarnationHistory(clock,
-                System::nanoTime)).run();
+                new LaunchTimeline(clock::nanoTime), clock, new IncarnationHistory(clock, clock::nanoTime)).run();
     }
 
     private static List<HostSpec> specs(String... hosts) {
