@@ -1,11 +1,13 @@
 package org.sperli.launcher.job;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.sperli.identity.JobKit;
+import org.sperli.jobspec.RankExit;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.jvm.Clock;
 import org.sperli.launcher.exit.ExitCodes;
@@ -35,6 +37,8 @@ import org.sperli.launcher.report.RunReport;
 public final class JobSupervisor {
     /** How often the wait for ranks looks at a stop request. */
     private static final long POLL_MS = 100;
+    /** How long a failure that only reports another's waits for the rank whose own failure it was. */
+    static final Duration CAUSE_WAIT = Duration.ofMillis(500);
 
     private final int restartMax;
     private final Console console;
@@ -58,6 +62,8 @@ public final class JobSupervisor {
      * @param clock     the launcher's clock: the time the descriptions carry, and every wait and duration
      * @param history   hears of every incarnation, rank start and end (the run report)
      */
+    private final Clock clock;
+
     public JobSupervisor(HostPlan plan, JobKit kit, RefusedHostPolicy policy, int restartMax, boolean forceSsh,
                          RankStarter local, RankStarter remote, Console console, LaunchTimeline timeline,
                          Clock clock, IncarnationHistory history) {
@@ -73,6 +79,7 @@ public final class JobSupervisor {
         this.hosts = new HostReadiness(plan, kit, policy, forceSsh, local, remote, console);
         this.starts = new IncarnationStart(forceSsh, local, remote, progress, timeline, clock, history);
         this.ending = new RankEnding(console, clock::nanoTime);
+        this.clock = clock;
     }
 
     /** Asks the job to end: every rank is stopped and no restart follows. Safe from any thread. */
@@ -176,11 +183,48 @@ public final class JobSupervisor {
             }
             int status = status(p);
             if (status != 0) {
-                return IncarnationFailure.ofRank(p, status);
+                RankProcess cause = cause(p, ended);
+                return IncarnationFailure.ofRank(cause, status(cause));
             }
             completed++;
         }
         return null;
+    }
+
+    /**
+     * The rank to name for an incarnation's failure: {@code first}, unless it only reports another rank's failure (it
+     * was aborted by a peer, or lost one) and a rank whose own failure it was ends within {@link #CAUSE_WAIT}. The
+     * order in which ranks' ends reach the launcher is not the order they happened in: a killed rank's peers may be
+     * reported first, and "rank 0 aborted by another rank" would hide "rank 3 was killed by signal 9".
+     */
+    private RankProcess cause(RankProcess first, BlockingQueue<RankProcess> ended) {
+        if (!isConsequence(status(first))) {
+            return first;
+        }
+        long deadlineNs = clock.nanoTime() + CAUSE_WAIT.toNanos();
+        long leftNs;
+        while ((leftNs = deadlineNs - clock.nanoTime()) > 0) {
+            RankProcess p;
+            try {
+                p = ended.poll(leftNs, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return first;
+            }
+            if (p == null) {
+                break;
+            }
+            int status = status(p);
+            if (status != 0 && !isConsequence(status)) {
+                return p;
+            }
+        }
+        return first;
+    }
+
+    /** Whether {@code status} says a rank ended because another failed (RankExit 4, 5), not for itself. */
+    private static boolean isConsequence(int status) {
+        return status == RankExit.ABORTED_BY_PEER || status == RankExit.PEER_LOST;
     }
 
     private static Result stopped() {
