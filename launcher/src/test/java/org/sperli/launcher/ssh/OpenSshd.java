@@ -1,5 +1,7 @@
 package org.sperli.launcher.ssh;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.sperli.launcher.LauncherHarness;
 
 /**
@@ -130,6 +133,24 @@ final class OpenSshd implements AutoCloseable {
     long logins() throws IOException {
         return Files.readAllLines(log, StandardCharsets.UTF_8).stream()
                 .filter(l -> l.contains("Accepted publickey")).count();
+    }
+
+    /**
+     * Waits up to 10 s for every child process of this JVM but sshd's listener to end, then asserts that none is left:
+     * the ranks and agents of a job end with it.
+     */
+    void assertNothingLeftButItself() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline && others().findAny().isPresent()) {
+            Thread.sleep(100);
+        }
+        assertEquals(List.of(), others().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList(),
+                "processes left besides sshd");
+    }
+
+    private Stream<ProcessHandle> others() {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .filter(p -> p.pid() != process.pid());
     }
 
     String log() throws IOException {

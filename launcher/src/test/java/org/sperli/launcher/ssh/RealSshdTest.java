@@ -4,14 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,19 +20,17 @@ import org.sperli.launcher.LauncherHarness;
  */
 class RealSshdTest {
     private static final int RANKS = 24;
-    /** Where the launcher caches jars on the host, under the login's home: what the test adds there, it removes. */
-    private static final Path CACHE = Path.of(System.getProperty("user.home"), ".cache", "sperli");
 
     @TempDir
     Path dir;
     private OpenSshd sshd;
-    private Set<Path> cachedBefore;
+    private HomeCache cache;
 
     @BeforeEach
     void startSshd() throws Exception {
         String why = OpenSshd.unavailable().orElse(null);
         assumeTrue(why == null, "skipped: " + why);
-        cachedBefore = cached();
+        cache = HomeCache.snapshot();
         sshd = OpenSshd.start(Files.createDirectory(dir.resolve("sshd")), dir.resolve("ssh"),
                 System.getProperty("user.name"));
     }
@@ -49,11 +42,7 @@ class RealSshdTest {
         }
         sshd.close();
         LauncherHarness.killDescendants();
-        for (Path p : cached()) {
-            if (!cachedBefore.contains(p)) {
-                Files.deleteIfExists(p);
-            }
-        }
+        cache.removeAdded();
     }
 
     @Test
@@ -71,28 +60,8 @@ class RealSshdTest {
             assertTrue(run.out().contains("[rank " + rank + "] "), "no output of rank " + rank + ": " + run.out());
         }
         assertEquals(1, sshd.logins(), "logins accepted by sshd:\n" + sshd.log());
-        // The ranks ended with the job; only sshd itself may still run.
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline && others().findAny().isPresent()) {
-            Thread.sleep(100);
-        }
-        assertEquals(List.of(), others().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList(),
-                "processes left besides sshd");
+        sshd.assertNothingLeftButItself();
     }
 
-    /** Live descendants of this JVM other than sshd's listener. */
-    private Stream<ProcessHandle> others() {
-        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.pid() != sshd.pid());
-    }
 
-    private static Set<Path> cached() throws IOException {
-        Set<Path> files = new HashSet<>();
-        if (Files.isDirectory(CACHE)) {
-            try (Stream<Path> all = Files.walk(CACHE)) {
-                all.filter(Files::isRegularFile).forEach(files::add);
-            }
-        }
-        return files;
-    }
 }

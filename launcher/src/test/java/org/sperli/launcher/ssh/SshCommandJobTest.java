@@ -9,10 +9,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,21 +27,19 @@ import org.sperli.launcher.exit.ExitCodes;
  */
 class SshCommandJobTest {
     static final Path SSH = Path.of("/usr/bin/ssh");
-    /** Where the launcher caches jars on the host, under the login's home: what the test adds there, it removes. */
-    private static final Path CACHE = Path.of(System.getProperty("user.home"), ".cache", "sperli");
 
     @TempDir
     Path dir;
     private OpenSshd sshd;
     private Path sshDir;
-    private Set<Path> cachedBefore;
+    private HomeCache cache;
 
     @BeforeEach
     void startSshd() throws Exception {
         String why = OpenSshd.unavailable().orElse(Files.isExecutable(SSH) ? null
                 : "no OpenSSH client at " + SSH + " (Debian package openssh-client)");
         assumeTrue(why == null, "skipped: " + why);
-        cachedBefore = cached();
+        cache = HomeCache.snapshot();
         sshDir = dir.resolve("ssh");
         sshd = OpenSshd.start(Files.createDirectory(dir.resolve("sshd")), sshDir, System.getProperty("user.name"));
     }
@@ -55,11 +51,7 @@ class SshCommandJobTest {
         }
         sshd.close();
         LauncherHarness.killDescendants();
-        for (Path p : cached()) {
-            if (!cachedBefore.contains(p)) {
-                Files.deleteIfExists(p);
-            }
-        }
+        cache.removeAdded();
     }
 
     /** The operator's ssh as the tests give it: the test's config, key and known_hosts, never a prompt. */
@@ -97,7 +89,7 @@ class SshCommandJobTest {
         assertTrue(run.err().contains("(ssh localhost pid "), "the agent runs through the program: " + run.err());
         // The probe, the two copies, each with a look first, and the agent: each a login of the program's own.
         assertTrue(sshd.logins() >= 2, sshd.log());
-        assertNothingLeftButSshd();
+        sshd.assertNothingLeftButItself();
     }
 
     @Test
@@ -117,7 +109,7 @@ class SshCommandJobTest {
                 + " status 255: " + System.getProperty("user.name") + "@127.0.0.1: Permission denied (publickey).;"
                 + " ranks 2,"), run.err());
         assertFalse(run.err().contains("\tat "), run.err());
-        assertNothingLeftButSshd();
+        sshd.assertNothingLeftButItself();
     }
 
     @Test
@@ -133,7 +125,7 @@ class SshCommandJobTest {
         assertTrue(last.contains(": SSH login to localhost through --ssh-command failed: " + SSH + " exited with"
                 + " status 255: Host key verification failed.; ranks 2,"), run.err());
         assertEquals("", Files.readString(empty), "nothing recorded");
-        assertNothingLeftButSshd();
+        sshd.assertNothingLeftButItself();
     }
 
     @Test
@@ -151,7 +143,7 @@ class SshCommandJobTest {
                 + closed + ": Connection refused"), run.err());
         assertTrue(run.err().contains("rank 1 moves from 127.0.0.1 to localhost:" + ports.get(2)), run.err());
         assertTrue(run.out().contains("[rank 0] sum=1 incarnation=1"), run.out());
-        assertNothingLeftButSshd();
+        sshd.assertNothingLeftButItself();
     }
 
     /** The alias found with {@code ssh -G}: its HostName is named, and nothing is staged or started. */
@@ -172,31 +164,9 @@ class SshCommandJobTest {
                 run.err());
         assertFalse(run.err().contains("staged"), run.err());
         assertEquals(1, sshd.logins(), "the probe's login only:\n" + sshd.log());
-        assertNothingLeftButSshd();
+        sshd.assertNothingLeftButItself();
     }
 
-    /** The ranks and agents ended with the job; only sshd itself may still run. */
-    private void assertNothingLeftButSshd() throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline && others().findAny().isPresent()) {
-            Thread.sleep(100);
-        }
-        assertEquals(List.of(), others().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList(),
-                "processes left besides sshd");
-    }
 
-    private Stream<ProcessHandle> others() {
-        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.pid() != sshd.pid());
-    }
 
-    private static Set<Path> cached() throws IOException {
-        Set<Path> files = new HashSet<>();
-        if (Files.isDirectory(CACHE)) {
-            try (Stream<Path> all = Files.walk(CACHE)) {
-                all.filter(Files::isRegularFile).forEach(files::add);
-            }
-        }
-        return files;
-    }
 }

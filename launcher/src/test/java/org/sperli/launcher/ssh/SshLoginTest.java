@@ -9,10 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,20 +24,19 @@ import org.sperli.launcher.exit.ExitCodes;
  */
 class SshLoginTest {
     private static final String PASSPHRASE = "correct horse battery staple";
-    private static final Path CACHE = Path.of(System.getProperty("user.home"), ".cache", "sperli");
 
     @TempDir
     Path dir;
     private OpenSshd sshd;
     private SshAgentProcess agent;
-    private Set<Path> cachedBefore;
+    private HomeCache cache;
     private Path sshDir;
 
     @BeforeEach
     void check() throws IOException {
         String why = OpenSshd.unavailable().orElse(null);
         assumeTrue(why == null, "skipped: " + why);
-        cachedBefore = cached();
+        cache = HomeCache.snapshot();
         sshDir = dir.resolve("ssh");
     }
 
@@ -53,12 +49,8 @@ class SshLoginTest {
             sshd.close();
         }
         LauncherHarness.killDescendants();
-        if (cachedBefore != null) {
-            for (Path p : cached()) {
-                if (!cachedBefore.contains(p)) {
-                    Files.deleteIfExists(p);
-                }
-            }
+        if (cache != null) {
+            cache.removeAdded();
         }
     }
 
@@ -132,13 +124,4 @@ class SshLoginTest {
         return System.getProperty("user.name");
     }
 
-    private static Set<Path> cached() throws IOException {
-        Set<Path> files = new HashSet<>();
-        if (Files.isDirectory(CACHE)) {
-            try (Stream<Path> all = Files.walk(CACHE)) {
-                all.filter(Files::isRegularFile).forEach(files::add);
-            }
-        }
-        return files;
-    }
 }
