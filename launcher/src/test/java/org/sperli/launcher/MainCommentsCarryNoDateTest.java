@@ -1,7 +1,6 @@
 package org.sperli.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.Test;
  * not a claim of the comment and is left out; string literals are not comments.
  */
 class MainCommentsCarryNoDateTest {
-    private static final List<String> MODULES = List.of("api", "common", "rankd", "launcher");
     private static final Pattern MONTH_AND_YEAR = Pattern.compile("\\b(January|February|March|April|May|June|July"
             + "|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\\.?,?\\s+"
             + "(?:\\*\\s+)?20\\d\\d\\b");
@@ -32,29 +29,19 @@ class MainCommentsCarryNoDateTest {
     @Test
     void noMainCodeCommentCarriesADate() throws IOException {
         List<String> dated = new ArrayList<>();
-        int files = 0;
-        for (String module : MODULES) {
-            Path root = Path.of("..", module, "src", "main", "java");
-            assertTrue(Files.isDirectory(root), root + " is missing: the test would check nothing");
-            List<Path> sources;
-            try (Stream<Path> walk = Files.walk(root)) {
-                sources = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-            }
-            for (Path source : sources) {
-                files++;
-                String text = Files.readString(source, StandardCharsets.UTF_8);
-                for (Comment comment : comments(text)) {
-                    String claims = withoutCode(comment.text());
-                    for (Pattern date : List.of(MONTH_AND_YEAR, ISO_DATE)) {
-                        Matcher m = date.matcher(claims);
-                        while (m.find()) {
-                            dated.add(source + ":" + comment.line() + ": '" + m.group() + "'");
-                        }
+        for (MainSources.Source main : MainSources.all()) {
+            Path source = main.file();
+            String text = Files.readString(source, StandardCharsets.UTF_8);
+            for (Comment comment : comments(text)) {
+                String claims = withoutCode(comment.text());
+                for (Pattern date : List.of(MONTH_AND_YEAR, ISO_DATE)) {
+                    Matcher m = date.matcher(claims);
+                    while (m.find()) {
+                        dated.add(source + ":" + comment.line() + ": '" + m.group() + "'");
                     }
                 }
             }
         }
-        assertTrue(files > 100, "only " + files + " source files found");
         assertEquals(List.of(), dated, "comments with a date: move the figure to docs/performance.md and point there");
     }
 
