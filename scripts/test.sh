@@ -35,7 +35,7 @@ export SCRIPT_PASSED="$script_passed" SCRIPT_FAILED="$script_failed"
 # surefire-reports-jdk25 and failsafe-reports-jdk25 and count in the closing line.
 jdk25="${SPERLI_JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 if [ -x "$jdk25/bin/java" ]; then
-  JAVA_HOME="$jdk25" mvn -B -ntp verify -pl api,common,rankd,launcher,examples,dist -Dcheckstyle.skip \
+  JAVA_HOME="$jdk25" mvn -B -ntp verify -pl api,common,rankd,testkit,launcher,examples,dist -Dcheckstyle.skip \
       -Dsperli.reports.suffix=-jdk25
 else
   echo "no Java 25 at $jdk25 (SPERLI_JDK25 names another): the second pass of the tests on Java 25 is skipped"

@@ -11,6 +11,7 @@ import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CkptData;
+import org.sperli.trace.TraceKind;
 
 /**
  * Sends one rank file to one peer as CKPT_DATA chunks of at most 1 MiB (kind 0 for the buddy copy, kind 2 for an
@@ -77,8 +78,10 @@ final class BuddySender {
     }
 
     private Void sendAndClose() throws IOException {
+        long start = frames.traceStart();
         try (channel) {
             send();
+            frames.traced(TraceKind.CKPT_BUDDY_OUT, start, dest, channel.size(), epoch);
         }
         return null;
     }

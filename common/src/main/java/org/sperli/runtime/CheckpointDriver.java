@@ -7,6 +7,7 @@ import org.sperli.Restored;
 import org.sperli.SperliException;
 import org.sperli.checkpoint.EpochStore;
 import org.sperli.protocol.payload.Abort;
+import org.sperli.trace.TraceKind;
 
 /**
  * The checkpoints of one rank: {@code checkpoint(state)} (one {@link CheckpointRound} per epoch), the resume at a
@@ -89,7 +90,10 @@ final class CheckpointDriver {
         if (settings == null || frames.config().incarnation() <= 1) {
             return;
         }
+        long start = frames.traceStart();
         ResumeDriver.Result result = new ResumeDriver(frames, link, store(settings), settings).run();
+        frames.traced(TraceKind.RESUME, start, -1, result.restoredOrNull() == null ? -1
+                : result.restoredOrNull().state().length, result.epoch());
         lastEpoch = result.epoch();
         restored = result.restoredOrNull();
         resumedFromBuddy = result.fromBuddy();

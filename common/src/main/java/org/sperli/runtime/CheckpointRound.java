@@ -20,6 +20,7 @@ import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.CkptAck;
 import org.sperli.protocol.payload.CkptBegin;
 import org.sperli.protocol.payload.CkptData;
+import org.sperli.trace.TraceKind;
 import org.sperli.runtime.CheckpointDriver.Hooks;
 import org.sperli.runtime.CheckpointDriver.Step;
 import org.sperli.transport.Frame;
@@ -73,17 +74,20 @@ final class CheckpointRound extends CheckpointProcedure {
             store.removeCommit(epoch);
             store.writeJobPublicKey(settings.jobPublicKey());
             link.sendToOthers(FrameType.CKPT_BEGIN, epoch, CkptBegin.v1(size).toBytes());
-            UnsyncedRankFile file = store.writeRankFile(epoch, state);
+            UnsyncedRankFile file = writeRankFile(state);
             startBuddyCopy(file);
             makeDurable(file, own -> { });
+            long acks = frames.traceStart();
             byte[][] hashes = new byte[size][];
             for (int r = 1; r < size; r++) {
                 hashes[r] = link.awaitAck(r, epoch);
             }
+            frames.traced(TraceKind.CKPT_ACKS, acks, -1, -1, epoch);
             byte[] copy = receiveBuddyCopy();
             hashes[0] = durable.join().fileSha256();
             joinSender();
             hooks.at(Step.AFTER_ACKS, epoch);
+            long commitStart = frames.traceStart();
             if (copy != null && !MessageDigest.isEqual(copy, hashes[size - 1])) {
                 throw new SperliException(ErrorCode.H1620, "buddy copy of rank " + (size - 1) + " SHA-256="
                         + RankFiles.hex(copy) + ", its CKPT_ACK says " + RankFiles.hex(hashes[size - 1]));
@@ -94,6 +98,7 @@ final class CheckpointRound extends CheckpointProcedure {
             hooks.at(Step.AFTER_COMMIT_WRITTEN, epoch);
             link.sendToOthers(FrameType.CKPT_COMMIT, epoch, commit);
             store.retain(epoch);
+            frames.traced(TraceKind.CKPT_COMMIT, commitStart, -1, commit.length, epoch);
         } finally {
             Arrays.fill(signingKey, (byte) 0);
         }
@@ -112,7 +117,7 @@ final class CheckpointRound extends CheckpointProcedure {
         }
         store.prepareEpoch(epoch);
         store.removeCommit(epoch);
-        UnsyncedRankFile file = store.writeRankFile(epoch, state);
+        UnsyncedRankFile file = writeRankFile(state);
         boolean buddyIsRank0 = EpochLayout.buddyOf(rank, size) == 0;
         if (!buddyIsRank0) {
             startBuddyCopy(file);
@@ -126,6 +131,7 @@ final class CheckpointRound extends CheckpointProcedure {
         byte[] copy = receiveBuddyCopy();
         EpochStore.Written own = durable.join();
         joinSender();
+        long commitStart = frames.traceStart();
         byte[] bytes = link.awaitCommit(0, epoch);
         CommitFile commit = CommitSignatures.verify(ByteBuffer.wrap(bytes), settings.jobPublicKey(),
                 frames.config().jobId(), epoch, size);
@@ -133,6 +139,15 @@ final class CheckpointRound extends CheckpointProcedure {
         commit.expectRankFile(EpochLayout.buddySourceOf(rank, size), copy);
         store.writeCommit(epoch, bytes);
         store.retain(epoch);
+        frames.traced(TraceKind.CKPT_COMMIT, commitStart, -1, bytes.length, epoch);
+    }
+
+    /** The program's state written to this rank's file under its temporary name (traced as one phase). */
+    private UnsyncedRankFile writeRankFile(Checkpointable state) {
+        long start = frames.traceStart();
+        UnsyncedRankFile file = store.writeRankFile(epoch, state);
+        frames.traced(TraceKind.CKPT_WRITE, start, -1, -1, epoch);
+        return file;
     }
 
     /** After a failure: lets the side threads end (the job's channels are closing) before the call returns. */
@@ -153,9 +168,11 @@ final class CheckpointRound extends CheckpointProcedure {
     private void makeDurable(UnsyncedRankFile file, Consumer<EpochStore.Written> acknowledge) {
         durable = SideStep.start(frames, "fsync", Abort.Reason.CHECKPOINT_FAILED,
                 "make " + file.temporaryPath().getFileName() + " durable", () -> {
+                    long start = frames.traceStart();
                     EpochStore.Written own = file.sync();
                     hooks.at(Step.BEFORE_ACK, epoch);
                     acknowledge.accept(own);
+                    frames.traced(TraceKind.CKPT_DURABLE, start, -1, -1, epoch);
                     return own;
                 });
     }
@@ -191,8 +208,11 @@ final class CheckpointRound extends CheckpointProcedure {
             return null;
         }
         int source = EpochLayout.buddySourceOf(rank, size);
+        long start = frames.traceStart();
         try (IncomingRankFile in = store.receiveBuddyCopy(epoch, source)) {
-            return link.receiveFile(source, epoch, CkptData.KIND_BUDDY_CHUNK, source, in, null, false);
+            byte[] sha256 = link.receiveFile(source, epoch, CkptData.KIND_BUDDY_CHUNK, source, in, null, false);
+            frames.traced(TraceKind.CKPT_BUDDY_IN, start, source, -1, epoch);
+            return sha256;
         }
     }
 }

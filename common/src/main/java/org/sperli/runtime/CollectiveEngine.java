@@ -45,6 +45,11 @@ final class CollectiveEngine {
         this.wire = new CollectiveWire(frames);
     }
 
+    /** Collective calls made so far: the last one's sequence number. */
+    synchronized long calls() {
+        return calls;
+    }
+
     /** Barrier at rank 0: every other rank sends phase 0, then rank 0 answers everyone with phase 1. */
     synchronized void barrier() {
         CollectiveCall call = next(CollectiveHeader.BARRIER, 0, 0, 0);

@@ -13,6 +13,8 @@ import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
+import org.sperli.trace.RankTrace;
+import org.sperli.trace.TraceKind;
 import org.sperli.transport.Frame;
 import org.sperli.transport.OutboundFrame;
 import org.sperli.transport.PeerChannel;
@@ -34,8 +36,16 @@ final class FrameLink {
     private final Mailbox mailbox;
     private final JobFate fate;
     private final Progress progress;
+    private final RankTrace trace;
 
     FrameLink(RankConfig config, Links links, Mailbox mailbox, JobFate fate, Progress progress) {
+        this(config, links, mailbox, fate, progress, null);
+    }
+
+    /** {@code traceOrNull}: where the checkpoint, resume and setup phases are traced; null when off. */
+    FrameLink(RankConfig config, Links links, Mailbox mailbox, JobFate fate, Progress progress,
+              RankTrace traceOrNull) {
+        this.trace = traceOrNull;
         this.config = config;
         this.links = links;
         this.mailbox = mailbox;
@@ -49,6 +59,23 @@ final class FrameLink {
 
     int rank() {
         return config.rank();
+    }
+
+    /** The rank's trace, or null when it is not traced. */
+    RankTrace trace() {
+        return trace;
+    }
+
+    /** The start of a traced phase ({@link #traced}), or 0 when the rank is not traced. */
+    long traceStart() {
+        return trace == null ? 0 : trace.now();
+    }
+
+    /** A phase from {@code start} to now, when the rank is traced; fields the kind does not use are -1. */
+    void traced(TraceKind kind, long start, int peer, long bytes, long epoch) {
+        if (trace != null) {
+            trace.span(kind, start, peer, -1, bytes, epoch, false);
+        }
     }
 
     int size() {

@@ -31,6 +31,9 @@ final class InboundFrames implements PeerEvents {
 
     @Override
     public void onHello(int peer, Frame frame) {
+        if (frames.trace() != null) {
+            frames.trace().helloReceived(peer);
+        }
         Hello hello = Hello.read(frame.payload().nioBuffer());
         config.tokenVerifier().verify(hello.token(), peer, config.clock().millis());
         links.helloChecked(peer);

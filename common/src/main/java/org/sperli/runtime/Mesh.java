@@ -205,6 +205,9 @@ final class Mesh {
         links.put(peer, channel);
         byte[] hello = Hello.v1(config.ownToken()).toBytes();
         channel.write(OutboundFrame.of(frames.header(FrameType.HELLO, hello.length, peer, 0, 0), hello));
+        if (frames.trace() != null) {
+            frames.trace().helloSent(peer);
+        }
     }
 
     private void awaitHellos() {

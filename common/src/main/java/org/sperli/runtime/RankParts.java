@@ -1,5 +1,6 @@
 package org.sperli.runtime;
 
+import org.sperli.trace.RankTrace;
 import org.sperli.transport.Connections;
 import org.sperli.transport.Progress;
 import org.sperli.transport.WaitSpin;
@@ -15,8 +16,13 @@ record RankParts(RankConfig config, JobFate fate, Links links, Connections conne
                  FrameLink frames, PointToPoint pointToPoint, CollectiveEngine collectives,
                  CheckpointDriver checkpoints) {
 
-    /** The parts of the rank {@code config} describes, none of them started yet. */
+    /** The parts of the rank {@code config} describes, none of them started yet; not traced. */
     static RankParts of(RankConfig config) {
+        return of(config, null);
+    }
+
+    /** As {@link #of(RankConfig)}, traced into {@code traceOrNull} (null: not traced). */
+    static RankParts of(RankConfig config, RankTrace traceOrNull) {
         JobFate fate = new JobFate(config.clock());
         Links links = new Links(config.size(), config.rank(), config.clock());
         Connections connections = config.size() == 1 ? null : new Connections(
@@ -26,7 +32,7 @@ record RankParts(RankConfig config, JobFate fate, Links links, Connections conne
         Mailbox mailbox = new Mailbox(config.size(), config.rank(), fate, progress, config.clock());
         fate.whenEnded(mailbox::wakeAll);
         fate.whenEnded(links::wakeAll);
-        FrameLink frames = new FrameLink(config, links, mailbox, fate, progress);
+        FrameLink frames = new FrameLink(config, links, mailbox, fate, progress, traceOrNull);
         OpenRequests open = new OpenRequests();
         return new RankParts(config, fate, links, connections, mailbox, frames, new PointToPoint(frames, mailbox, open),
                 new CollectiveEngine(frames), new CheckpointDriver(frames, open));

@@ -16,6 +16,8 @@ import org.sperli.Restored;
 import org.sperli.SperliException;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.protocol.payload.Abort;
+import org.sperli.trace.RankTrace;
+import org.sperli.trace.TraceKind;
 import org.sperli.transport.Connections;
 
 /**
@@ -42,6 +44,7 @@ public final class RankRuntime implements Communicator, AutoCloseable {
     private final PointToPoint pointToPoint;
     private final CollectiveEngine collectives;
     private final CheckpointDriver checkpoints;
+    private final RankTrace trace;
 
     private RankRuntime(RankParts parts) {
         this.config = parts.config();
@@ -53,6 +56,7 @@ public final class RankRuntime implements Communicator, AutoCloseable {
         this.pointToPoint = parts.pointToPoint();
         this.collectives = parts.collectives();
         this.checkpoints = parts.checkpoints();
+        this.trace = parts.frames().trace();
     }
 
     /**
@@ -69,7 +73,16 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      * which may take a while: files can come from the buddy).
      */
     public static RankRuntime connect(RankConfig config, Consumer<RankPhase> phases) {
-        return connect(RankParts.of(config), phases);
+        return connect(config, phases, null);
+    }
+
+    /**
+     * As {@link #connect(RankConfig, Consumer)}, traced into {@code traceOrNull} (null: not traced): the connection
+     * setup, each peer's HELLO, the resume and its phases, every checkpoint's phases and the close; the program's
+     * calls are traced through {@link #forProgram}.
+     */
+    public static RankRuntime connect(RankConfig config, Consumer<RankPhase> phases, RankTrace traceOrNull) {
+        return connect(RankParts.of(config, traceOrNull), phases);
     }
 
     /** As {@link #connect(RankConfig, Consumer)} with the rank's parts made by the caller, who may look into them. */
@@ -77,11 +90,13 @@ public final class RankRuntime implements Communicator, AutoCloseable {
         RankRuntime runtime = new RankRuntime(parts);
         RankConfig config = parts.config();
         try {
+            long start = runtime.frames.traceStart();
             if (runtime.connections != null) {
                 new Mesh(config, runtime.connections, runtime.links, runtime.mailbox, runtime.frames, runtime.fate,
                         new InboundFrames(config, runtime.links, runtime.mailbox, runtime.frames, runtime.fate))
                         .build(() -> phases.accept(RankPhase.LISTENING));
             }
+            runtime.frames.traced(TraceKind.CONNECT, start, config.size() - 1, -1, -1);
             phases.accept(RankPhase.CONNECTED);
             runtime.checkpoints.resumeIfRestarted();
         } catch (RuntimeException e) {
@@ -89,6 +104,25 @@ public final class RankRuntime implements Communicator, AutoCloseable {
             throw e;
         }
         return runtime;
+    }
+
+    /**
+     * What the rank's program talks to: this runtime, or when the rank is traced a communicator that records every
+     * call of the program (with its peer, tag, bytes, a collective's sequence number, a checkpoint's epoch) and then
+     * passes it here. Untraced, nothing stands between the program and the runtime.
+     */
+    public Communicator forProgram() {
+        return trace == null ? this : new TracedCommunicator(this, trace);
+    }
+
+    /** The rank's trace, or null when it is not traced. */
+    public RankTrace trace() {
+        return trace;
+    }
+
+    /** Collective calls this rank made so far: the sequence number of the last one. */
+    public long collectiveCalls() {
+        return collectives.calls();
     }
 
     // Rank, size and incarnation are the configuration's, fixed for the rank's life: read there, not kept twice; alike
@@ -199,6 +233,22 @@ public final class RankRuntime implements Communicator, AutoCloseable {
         frames.abort(reason, null, message, cause);
     }
 
+    /**
+     * Ends this rank as a SIGKILL ends a rank process, for test kits that kill a rank on purpose: no BYE and no ABORT,
+     * every connection closed at once without TLS close_notify, the event loop ended. Its peers see the connections
+     * end (H1613 once the close grace has passed); calls of this rank, and {@link #failure}, give H1613. A later
+     * {@link #close} only releases what is left.
+     */
+    public void kill() {
+        fate.fail(new SperliException(ErrorCode.H1613, "rank " + rank() + " was killed (as by SIGKILL)"), null,
+                () -> { });
+        if (connections != null) {
+            // The loop's end closes every channel under the pipeline: nothing more is written, close_notify included.
+            connections.close();
+        }
+        mailbox.releaseAll();
+    }
+
     /** The failure that ended the job, or null while it runs. */
     public SperliException failure() {
         return fate.failure();
@@ -210,9 +260,11 @@ public final class RankRuntime implements Communicator, AutoCloseable {
      */
     @Override
     public void close() {
+        long start = frames.traceStart();
         Departure.leave(frames, links, fate, Duration.ofMillis(config.silenceMs()), config.clock());
         if (connections != null) {
             connections.close();
         }
+        frames.traced(TraceKind.CLOSE, start, -1, -1, -1);
     }
 }

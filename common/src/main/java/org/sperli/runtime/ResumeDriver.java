@@ -20,6 +20,7 @@ import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.payload.Abort;
 import org.sperli.protocol.payload.Resume;
 import org.sperli.runtime.CkptLink.ResumeMessage;
+import org.sperli.trace.TraceKind;
 
 /**
  * The resume of one rank at a restart (protocol section 9.7), run by {@link RankRuntime#connect} after every HELLO
@@ -141,11 +142,15 @@ final class ResumeDriver extends CheckpointProcedure {
 
     /** Verifies the chosen COMMIT, keeps a copy of it, and loads this rank's state. */
     private BuddyExchange.Loaded load(long epoch, byte[] commitBytes) {
+        long start = frames.traceStart();
         CommitFile commit = verify(epoch, commitBytes);
         if (!store.holdsCommit(epoch, commitBytes)) {
             store.writeCommit(epoch, commitBytes);
         }
-        return new BuddyExchange(this).load(epoch, commit);
+        BuddyExchange.Loaded loaded = new BuddyExchange(this).load(epoch, commit);
+        frames.traced(TraceKind.RESUME_LOAD, start, -1, loaded.stateOrNull() == null ? -1
+                : loaded.stateOrNull().length, epoch);
+        return loaded;
     }
 
     /** The offer of a rank other than 0: the newest COMMIT that verifies, else the newest that can be sent. */

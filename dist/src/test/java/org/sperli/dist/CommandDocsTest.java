@@ -74,6 +74,6 @@ class CommandDocsTest {
             assertTrue(page.contains("*" + options.group() + "*"), options.group() + " is not on the rankd page");
             named++;
         }
-        assertEquals(5, named, RankdArguments.USAGE);
+        assertEquals(6, named, RankdArguments.USAGE);
     }
 }

@@ -39,7 +39,7 @@ class ArchitectureTest {
             List.of("org.sperli.protocol"),
             List.of("org.sperli.protocol.payload"),
             List.of("org.sperli.protocol.frame"),
-            List.of("org.sperli.crypto", "org.sperli.jvm"),
+            List.of("org.sperli.crypto", "org.sperli.jvm", "org.sperli.trace"),
             List.of("org.sperli.jobspec", "org.sperli.checkpoint"),
             List.of("org.sperli.checkpoint.inspect", "org.sperli.identity", "org.sperli.control"),
             List.of("org.sperli.transport"),

@@ -2,6 +2,7 @@ package org.sperli.rankd;
 
 import org.sperli.SperliException;
 import org.sperli.jobspec.RankExit;
+import org.sperli.rankd.job.ProgramEnd;
 
 /**
  * How a rank's life ended: the exit status, the last line for standard error (null for none) and the throwable
@@ -18,14 +19,10 @@ record Outcome(int status, String lastLine, Throwable cause, boolean alwaysTrace
 
     /**
      * The outcome of a job that failed with {@code failure} after the program threw {@code thrown} (either may be
-     * null, not both): the program's own when it threw first, the job's failure otherwise.
+     * null, not both): {@link ProgramEnd#of}, the program's own when it threw first, the job's failure otherwise.
      */
     static Outcome ofJob(SperliException failure, Throwable thrown) {
-        if (thrown != null && (failure == null || failure.getCause() == thrown)) {
-            String line = thrown instanceof SperliException e ? e.getMessage() : "program failed: "
-                    + Report.summary(thrown);
-            return of(RankExit.forProgramThrowable(thrown), line, thrown);
-        }
-        return of(RankExit.forCode(failure.code()), failure.getMessage(), failure);
+        ProgramEnd end = ProgramEnd.of(failure, thrown);
+        return of(end.status(), end.lastLine(), end.cause());
     }
 }

@@ -3,12 +3,13 @@ package org.sperli.rankd;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
 import org.sperli.jobspec.RankExit;
 import org.sperli.protocol.payload.Abort;
+import org.sperli.rankd.job.ProgramEnd;
 import org.sperli.runtime.RankRuntime;
+import org.sperli.trace.RankTrace;
 
 /**
  * The end of a rank's life, which two threads may reach: the main thread once its life is over ({@link #finish}),
@@ -18,8 +19,9 @@ import org.sperli.runtime.RankRuntime;
  * is known ({@link #decided}), or read from the job's failure while the program runs, and the stop ends with that.
  *
  * <p>What a stop must see or undo is kept here, under the end lock: the runtime once connected (for its ABORT to every
- * peer), what the program threw, and the PEM directory, which whoever ends removes. {@link RankLife} tells it each
- * as it happens.
+ * peer), what the program threw, the PEM directory, which whoever ends removes, and the rank's trace
+ * ({@code --trace}), which whoever ends hands to the launcher before the last line. {@link RankLife} tells it each as
+ * it happens.
  */
 final class RankEnd {
     private final Object lock = new Object();
@@ -36,6 +38,8 @@ final class RankEnd {
     /** What the program threw, once its {@code run} has returned or thrown; null until then and when it returned. */
     private volatile Throwable programThrew;
     private volatile PemDirectory pems;
+    /** The rank's trace ({@code --trace}) until it is handed to the launcher; null when not traced. */
+    private volatile RankTrace trace;
     private volatile int rank = -1;
 
     /** The end of a life reading {@code stdin}, writing {@code stdout} and {@code report}, ending by {@code end}. */
@@ -54,6 +58,11 @@ final class RankEnd {
     /** The rank is connected: a stop from now on sends ABORT on {@code connected}'s connections. */
     void connected(RankRuntime connected) {
         runtime = connected;
+    }
+
+    /** The rank is traced into {@code traceOrNull} (null: not traced), to be handed over at its end. */
+    void traced(RankTrace traceOrNull) {
+        trace = traceOrNull;
     }
 
     /** The program's {@code run} is over; {@code thrownOrNull} is what it threw. */
@@ -123,23 +132,6 @@ final class RankEnd {
         }
     }
 
-    /**
-     * ABORT for a program that threw while the job was still whole: reason 7, or reason 1 for an H1613 the program
-     * did not catch. Nothing when the job already failed; both the main thread and the stop may call it.
-     */
-    void abortForProgram(RankRuntime connected, Throwable thrown) {
-        if (connected.failure() != null) {
-            return;
-        }
-        String message = "rank " + rank + " program failed: " + Report.summary(thrown);
-        if (thrown instanceof SperliException e && e.code() == ErrorCode.H1613) {
-            // A peer left while the program waited on it, seen before the runtime's own verdict: peer lost.
-            connected.abort(Abort.Reason.PEER_LOST, ErrorCode.H1613, message, thrown);
-        } else {
-            connected.abort(Abort.Reason.PROGRAM_FAILED, message, thrown);
-        }
-    }
-
     /** The main thread's end: says the last line unless the operator's stop came first (false then). */
     boolean finish(Outcome outcome) {
         synchronized (lock) {
@@ -148,6 +140,7 @@ final class RankEnd {
             }
             ended = true;
             endStatus = outcome.status();
+            handTraceOver();
             report.trace(outcome.cause(), outcome.alwaysTrace());
             if (outcome.lastLine() != null) {
                 report.lastLine(outcome.lastLine());
@@ -188,8 +181,8 @@ final class RankEnd {
             StackTraceElement exitCall = ExitCall.callerOrNull(Thread.getAllStackTraces(), Thread.currentThread());
             if (exitCall != null) {
                 // Not a stop: the program left the job without a word to its peers, which is its failure.
-                end(Abort.Reason.PROGRAM_FAILED, RankExit.PROGRAM_FAILED, Report.bounded("program failed: it called"
-                        + " System.exit " + Report.at(exitCall) + " instead of returning from run"));
+                end(Abort.Reason.PROGRAM_FAILED, RankExit.PROGRAM_FAILED, ProgramEnd.exitCalled("System.exit",
+                        exitCall));
                 return;
             }
             // A rank cannot tell who sent the SIGTERM: the operator, or its launcher ending the job after another
@@ -225,7 +218,7 @@ final class RankEnd {
         if (outcome == null && current != null) {
             Throwable thrown = programThrew;
             if (thrown != null) {
-                abortForProgram(current, thrown);
+                ProgramEnd.abortFor(current, thrown);
             }
             SperliException failure = current.failure();
             if (failure != null || thrown != null) {
@@ -240,6 +233,7 @@ final class RankEnd {
         ended = true;
         endStatus = outcome.status();
         removePems();
+        handTraceOver();
         report.trace(outcome.cause(), outcome.alwaysTrace());
         if (outcome.lastLine() != null) {
             report.lastLine(outcome.lastLine());
@@ -262,9 +256,23 @@ final class RankEnd {
             current.close();
         }
         removePems();
+        handTraceOver();
         report.lastLine(why + (current != null ? " (ABORT reason " + reason.code() + " to every connected peer)"
                 : " while connecting"));
         halt(status);
+    }
+
+    /**
+     * Hands the trace to the launcher, once, as lines on standard error ({@link org.sperli.trace.TracePart#lines})
+     * before the last line, which stays the last.
+     */
+    private void handTraceOver() {
+        RankTrace traced = trace;
+        trace = null;
+        if (traced != null) {
+            traced.part().lines(report::note);
+            report.flush();
+        }
     }
 
     private void halt(int status) {

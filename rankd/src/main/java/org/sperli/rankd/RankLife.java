@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
-import org.sperli.SperliJob;
 import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.crypto.CryptoEngine;
 import org.sperli.identity.JobDescriptionValidator.ValidatedDescription;
@@ -27,9 +26,12 @@ import org.sperli.jobspec.RankPhase;
 import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.jvm.Clock;
 import org.sperli.rankd.job.JobJar;
-import org.sperli.rankd.job.ProgramFailure;
+import org.sperli.rankd.job.ProgramEnd;
 import org.sperli.runtime.RankConfigs;
 import org.sperli.runtime.RankRuntime;
+import org.sperli.trace.RankTrace;
+import org.sperli.trace.TraceClock;
+import org.sperli.trace.TraceKind;
 
 /**
  * One rank's life, in this order: the command line; one line from standard input, parsed and validated (H1616,
@@ -213,6 +215,7 @@ public final class RankLife {
     private Outcome joined(ValidatedDescription validated, JobJar jar, RankdArguments arguments) {
         List<String> jobArgs = arguments.jobArgs();
         RankRuntime connected;
+        RankTrace trace;
         try {
             CryptoEngine.Choice choice = engine.join();
             if (choice.fellBack() || report.debug()) {
@@ -226,8 +229,10 @@ public final class RankLife {
             for (Path stale : pems.removeStaleBeside(clock.instant())) {
                 report.note("removed " + stale + ", the PEM directory of a rank killed earlier");
             }
+            trace = traceOf(validated, arguments);
+            end.traced(trace);
             connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
-                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock), this::phase);
+                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock), this::phase, trace);
         } catch (SperliException e) {
             // Decided here (a HELLO refused, a peer lost while connecting), before the PEM directory is removed.
             return end.decided(Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e));
@@ -239,7 +244,11 @@ public final class RankLife {
         }
         end.connected(connected);
         phase(RankPhase.RUNNING);
-        Throwable thrown = runJob(jar, connected, jobArgs.toArray(String[]::new));
+        long start = trace == null ? 0 : trace.now();
+        Throwable thrown = jar.run(connected.forProgram(), jobArgs.toArray(String[]::new));
+        if (trace != null) {
+            trace.span(TraceKind.RUN, start, -1, -1, -1, connected.incarnation(), thrown != null);
+        }
         end.programEnded(thrown);
         if (!end.unlessStopped(() -> phase(RankPhase.DONE))) {
             // The operator's stop owns the runtime now (its ABORT may still be on the way); its line is the last.
@@ -248,23 +257,14 @@ public final class RankLife {
         return ended(connected, thrown);
     }
 
-    /** Runs the job's constructor and {@code run} with the job's loader as context loader; returns what it threw. */
-    private static Throwable runJob(JobJar jar, RankRuntime comm, String[] args) {
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(jar.loader());
-        try {
-            SperliJob job = jar.instantiate();
-            job.run(comm, args);
+    /** The rank's trace when {@code --trace} asked for one: a ring of that many events, on this life's clock. */
+    private RankTrace traceOf(ValidatedDescription validated, RankdArguments arguments) {
+        Integer events = arguments.traceEventsOrNull();
+        if (events == null) {
             return null;
-        } catch (ProgramFailure e) {
-            return e.getCause() != null ? e.getCause() : e;
-        } catch (Throwable e) {
-            // Whatever the program throws, Errors included, is its failure: the job must end, never hang.
-            return e;
-        } finally {
-            thread.setContextClassLoader(previous);
         }
+        JobDescription d = validated.description();
+        return new RankTrace(d.rank(), d.size(), d.incarnation(), d.ownHost().host(), events, new TraceClock(clock));
     }
 
     /**
@@ -278,7 +278,7 @@ public final class RankLife {
             return Outcome.of(RankExit.OPERATOR_STOP, null, null);
         }
         if (thrown != null) {
-            end.abortForProgram(runtime, thrown);
+            ProgramEnd.abortFor(runtime, thrown);
         }
         runtime.close();
         end.unlessStopped(() -> phase(RankPhase.CLOSED));

@@ -6,10 +6,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.sperli.runtime.CheckpointSettings;
+import org.sperli.trace.RankTrace;
 
 /**
  * The command line of {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR]
- * [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] JAR [job args...]} (protocol section 13.1). Options come
+ * [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] [--trace EVENTS] JAR [job args...]} (protocol section
+ * 13.1). Options come
  * before the jar; everything after the jar belongs to the job, even words that look like options. {@code --} ends
  * the options (for a jar whose name starts with a dash).
  *
@@ -21,14 +23,17 @@ import org.sperli.runtime.CheckpointSettings;
  *                          default of {@link org.sperli.runtime.CheckpointSettings}
  * @param tlsEngineOrNull   the TLS engine asked for ({@code auto}, {@code jdk}, {@code accp}), or null: the
  *                          environment's {@code SPERLI_TLS_ENGINE}, else auto
+ * @param traceEventsOrNull  {@code --trace EVENTS}: trace the rank into a ring of that many events and hand the
+ *                          trace to the launcher on standard error when the rank ends; null: not traced
  * @param help              {@code --help} was given: print {@link #USAGE} and exit 0
  */
 public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path checkpointDirOrNull,
-                             Duration checkpointWaitOrNull, String tlsEngineOrNull, Path jar, List<String> jobArgs,
-                             boolean help) {
+                             Duration checkpointWaitOrNull, String tlsEngineOrNull, Integer traceEventsOrNull,
+                             Path jar, List<String> jobArgs, boolean help) {
 
     public static final String USAGE = "usage: sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX]"
-            + " [--checkpoint-dir DIR] [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] JAR [job args...]"
+            + " [--checkpoint-dir DIR] [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] [--trace EVENTS]"
+            + " JAR [job args...]"
             + " (the job description is read as one line from standard input)";
 
     private static final int SHA256_HEX_DIGITS = 64;
@@ -44,6 +49,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         Path checkpointDir = null;
         String tlsEngine = null;
         Duration checkpointWait = null;
+        Integer traceEvents = null;
         int i = 0;
         while (i < args.length) {
             String arg = args[i];
@@ -52,7 +58,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 break;
             }
             if (arg.equals("-h") || arg.equals("--help")) {
-                return new RankdArguments(null, null, null, null, null, null, List.of(), true);
+                return new RankdArguments(null, null, null, null, null, null, null, List.of(), true);
             }
             if (!arg.startsWith("-") || arg.equals("-")) {
                 break;
@@ -74,6 +80,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 case "--checkpoint-dir" -> checkpointDir = Path.of(nonEmpty(name, value));
                 case "--tls-engine" -> tlsEngine = nonEmpty(name, value);
                 case "--checkpoint-wait" -> checkpointWait = seconds(name, value);
+                case "--trace" -> traceEvents = events(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + printable(name));
             }
         }
@@ -82,7 +89,8 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         }
         Path jar = Path.of(nonEmpty("JAR", args[i]));
         List<String> jobArgs = Arrays.asList(args).subList(i + 1, args.length);
-        return new RankdArguments(denyFile, sha256, checkpointDir, checkpointWait, tlsEngine, jar, jobArgs, false);
+        return new RankdArguments(denyFile, sha256, checkpointDir, checkpointWait, tlsEngine, traceEvents, jar,
+                jobArgs, false);
     }
 
     /** Whole seconds, 1 up to {@link CheckpointSettings#MAX_WAIT_LIMIT}. */
@@ -98,6 +106,20 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
             throw new IllegalArgumentException(name + " " + n + " is not in 1.." + max + " seconds");
         }
         return Duration.ofSeconds(n);
+    }
+
+    /** A trace ring's events, 1 up to {@link RankTrace#MAX_EVENTS}. */
+    private static int events(String name, String value) {
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " " + printable(value) + " is not a whole number of events");
+        }
+        if (n < 1 || n > RankTrace.MAX_EVENTS) {
+            throw new IllegalArgumentException(name + " " + n + " is not in 1.." + RankTrace.MAX_EVENTS + " events");
+        }
+        return n;
     }
 
     private static String nonEmpty(String name, String value) {

@@ -1,6 +1,7 @@
 package org.sperli.rankd;
 
 import java.io.PrintStream;
+import org.sperli.rankd.job.ProgramEnd;
 
 /**
  * What rankd says on standard error: notes and warnings as they happen, stack traces only when asked for
@@ -10,8 +11,6 @@ import java.io.PrintStream;
 final class Report {
     /** The environment variable that turns stack traces on. */
     static final String DEBUG_VARIABLE = "SPERLI_DEBUG";
-
-    private static final int MAX_SUMMARY = 600;
 
     private final PrintStream err;
     private final boolean debug;
@@ -48,41 +47,18 @@ final class Report {
         err.flush();
     }
 
-    /**
-     * One line about a throwable of the program: its class, its message and where it was thrown, for example
-     * {@code java.lang.IllegalStateException: boom (at com.example.Pi.run(Pi.java:31))}.
-     */
+    /** See {@link ProgramEnd#summary}. */
     static String summary(Throwable t) {
-        StringBuilder s = new StringBuilder(t.getClass().getName());
-        if (t.getMessage() != null) {
-            s.append(": ").append(t.getMessage());
-        }
-        StackTraceElement[] stack = t.getStackTrace();
-        if (stack.length > 0) {
-            s.append(' ').append(at(stack[0]));
-        }
-        return bounded(s.toString());
+        return ProgramEnd.summary(t);
     }
 
-    /** {@code (at Class.method(File.java:12))}: without the loader and module names StackTraceElement adds. */
-    static String at(StackTraceElement frame) {
-        return "(at " + frame.getClassName() + '.' + frame.getMethodName() + '('
-                + (frame.getFileName() != null ? frame.getFileName() + ":" + frame.getLineNumber() : "unknown") + "))";
-    }
-
-    /** One line of at most {@link #MAX_SUMMARY} characters. */
+    /** See {@link ProgramEnd#bounded}. */
     static String bounded(String text) {
-        String line = oneLine(text);
-        return line.length() <= MAX_SUMMARY ? line : line.substring(0, MAX_SUMMARY) + "...";
+        return ProgramEnd.bounded(text);
     }
 
-    /** Control characters (line feeds above all) become spaces. */
+    /** See {@link ProgramEnd#oneLine}. */
     static String oneLine(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            out.append(Character.isISOControl(c) ? ' ' : c);
-        }
-        return out.toString();
+        return ProgramEnd.oneLine(s);
     }
 }

@@ -38,12 +38,14 @@ import org.sperli.launcher.report.RankLineCopy;
 import org.sperli.launcher.report.RankOutputFiles;
 import org.sperli.launcher.report.ReportFile;
 import org.sperli.launcher.report.RunReport;
+import org.sperli.launcher.report.TraceFile;
 import org.sperli.launcher.ssh.SshCommand;
 import org.sperli.launcher.ssh.SshRanks;
 import org.sperli.launcher.ssh.SshSettings;
 import org.sperli.launcher.ssh.SshTransport;
 import org.sperli.protocol.Limits;
 import org.sperli.runtime.CheckpointSettings;
+import org.sperli.trace.RankTrace;
 
 /**
  * The steps every command that runs a job takes, in this order, so that nothing starts before every check passed:
@@ -91,6 +93,7 @@ final class JobRunner {
         Optional<SshCommand> ssh = checkOptions(request, environment);
         OutputOptions output = request.output();
         Path reportOrNull = output.reportOrNull == null ? null : ReportFile.check(output.reportOrNull);
+        TraceFile traceOrNull = traceFile(output, console);
         RefusedHostPolicy policy = RefusedHostPolicy.fromEnvironment(environment.variables(),
                 request.denyFileOrNull(), console::note);
         HostPlan plan = HostPlan.build(request.hosts(), launch.portBase);
@@ -135,7 +138,7 @@ final class JobRunner {
                     request.restartMax(), launchedAt, (clock.nanoTime() - startNs) / 1_000_000,
                     result != null ? result.exitStatus() : ExitCodes.of(failure),
                     result != null ? result.outcome() : "the launcher failed: " + failure, history.incarnations());
-            say(report, result != null, reportOrNull, console);
+            say(report, result != null, reportOrNull, traceOrNull, console);
             control.finished(supervisor);
         }
         if (local.startedAny() || remote != null) {
@@ -212,13 +215,40 @@ final class JobRunner {
         return files;
     }
 
-    /** The summary line when the job ran to a result, and the --report file however it ended. */
-    private static void say(RunReport report, boolean ranToAResult, Path reportOrNull, Console console) {
+    /** The --trace file, the summary line when the job ran to a result, and the --report file however it ended. */
+    private static void say(RunReport report, boolean ranToAResult, Path reportOrNull, TraceFile traceOrNull,
+                            Console console) {
+        writeTrace(traceOrNull, report.jobId(), console);
         if (ranToAResult) {
             console.note(JobSummary.text(report));
         }
         if (reportOrNull != null) {
             writeReport(reportOrNull, report, console);
+        }
+    }
+
+    /** --trace: the file checked as the --report is, and the console's trace lines going to it; else null. */
+    private static TraceFile traceFile(OutputOptions output, Console console) {
+        if (output.traceOrNull == null) {
+            return null;
+        }
+        TraceFile trace = new TraceFile(ReportFile.check(output.traceOrNull, "--trace"));
+        console.onRankTrace(trace::line);
+        return trace;
+    }
+
+    /** The --trace file at the end (when asked for); one that cannot be written is said, not fatal. */
+    private static void writeTrace(TraceFile trace, String jobId, Console console) {
+        if (trace == null) {
+            return;
+        }
+        try {
+            int parts = trace.write(jobId);
+            console.note("trace of " + parts + " rank part" + (parts == 1 ? "" : "s") + " in " + trace.path()
+                    + " (open it in https://ui.perfetto.dev or chrome://tracing)");
+        } catch (IOException | RuntimeException e) {
+            console.note("--trace " + trace.path() + ": cannot write the trace: "
+                    + (e instanceof IOException io ? DurableFiles.reason(io) : String.valueOf(e)));
         }
     }
 
@@ -236,6 +266,13 @@ final class JobRunner {
         if (request.restartMax() < 0) {
             throw LauncherException.usage("--restart-max " + request.restartMax() + " is negative");
         }
+        Integer traceEvents = request.output().traceEventsOrNull;
+        if (traceEvents != null && (traceEvents < 1 || traceEvents > RankTrace.MAX_EVENTS)) {
+            throw LauncherException.usage("--trace-events " + traceEvents + " is not in 1.." + RankTrace.MAX_EVENTS);
+        }
+        if (traceEvents != null && request.output().traceOrNull == null) {
+            throw LauncherException.usage("--trace-events needs --trace FILE");
+        }
         Long waitSeconds = request.checkpoint().waitSecondsOrNull;
         if (waitSeconds != null && (waitSeconds < 1 || waitSeconds > CheckpointSettings.MAX_WAIT_LIMIT.toSeconds())) {
             throw LauncherException.usage("--checkpoint-wait " + waitSeconds + " is not in 1.."
@@ -247,9 +284,12 @@ final class JobRunner {
     /** The rank command with every option that travels to ranks; says which TLS engine the ranks will take. */
     private static RankCommand rankCommand(Request request, LaunchEnvironment environment, Console console) {
         LaunchOptions launch = request.launch();
+        OutputOptions output = request.output();
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpoint().dirOrNull, request.checkpoint().waitSecondsOrNull)
-                .withExports(request.exports());
+                .withExports(request.exports())
+                .withTrace(output.traceOrNull == null ? null
+                        : output.traceEventsOrNull != null ? output.traceEventsOrNull : RankTrace.DEFAULT_EVENTS);
         String engine;
         try {
             engine = CryptoEngine.requested(launch.tlsEngine, environment.variables());

@@ -20,4 +20,17 @@ public final class OutputOptions {
                     + " job id, every incarnation with its ranks' hosts, exit statuses, H codes and durations, the"
                     + " restarts and why, the exit status. A FILE that cannot be written stops the launch first.")
     Path reportOrNull;
+
+    @Option(names = "--trace", paramLabel = "FILE",
+            description = "Trace every rank and write FILE when the job ends, however it ends: Chrome's Trace Event"
+                    + " format (open it in https://ui.perfetto.dev or chrome://tracing), one track per rank, a span"
+                    + " for every call with its peer and bytes, each collective with its sequence number, checkpoint"
+                    + " and resume phases, connection setup; every incarnation. A rank killed by a signal loses its"
+                    + " part. See docs/sperli-trace.md.")
+    Path traceOrNull;
+
+    @Option(names = "--trace-events", paramLabel = "N",
+            description = "With --trace: each rank keeps its newest N events (default: 65536, about 10 MB of"
+                    + " JSON per rank; at most 1048576).")
+    Integer traceEventsOrNull;
 }

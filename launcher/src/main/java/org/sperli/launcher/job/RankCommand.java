@@ -10,8 +10,9 @@ import org.sperli.crypto.AccpLibrary;
  * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
  * (which must read the description line on stdin and use the documented exit statuses). Its arguments are always
  * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR [--checkpoint-wait SECONDS]] [--tls-engine NAME]
- * JAR [job args...]}
- * ({@code --tls-engine} only when the operator chose an engine); the checkpoint directory is
+ * [--trace EVENTS] JAR [job args...]}
+ * ({@code --tls-engine} only when the operator chose an engine, {@code --trace} only when tracing); the checkpoint
+ * directory is
  * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
  * <p>Local default: this JVM's {@code java} with this JVM's class path and {@code org.sperli.rankd.Main}, so a local
@@ -36,11 +37,13 @@ public final class RankCommand {
     private final String checkpointDirOrNull;
     private final Long checkpointWaitOrNull;
     private final String tlsEngineOrNull;
+    private final Integer traceEventsOrNull;
     private final RankExports exports;
 
     private RankCommand(List<String> localWords, NativeCrypto nativeCryptoOrNull, ClassDataArchive archiveOrNull,
                         String remoteCommand, String checkpointDirOrNull, Long checkpointWaitOrNull,
-                        String tlsEngineOrNull, RankExports exports) {
+                        String tlsEngineOrNull, Integer traceEventsOrNull, RankExports exports) {
+        this.traceEventsOrNull = traceEventsOrNull;
         this.localWords = List.copyOf(localWords);
         this.nativeCryptoOrNull = nativeCryptoOrNull;
         this.archiveOrNull = archiveOrNull;
@@ -58,7 +61,7 @@ public final class RankCommand {
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
             return new RankCommand(CommandWords.split(overrideOrNull), null, null, overrideOrNull.strip(), null, null,
-                    null, RankExports.none());
+                    null, null, RankExports.none());
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -72,7 +75,7 @@ public final class RankCommand {
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
         return new RankCommand(words, new NativeCrypto(env), ClassDataArchive.ofThisJvm().orElse(null),
-                REMOTE_DEFAULT, null, null, null, RankExports.none());
+                REMOTE_DEFAULT, null, null, null, null, RankExports.none());
     }
 
     /**
@@ -91,7 +94,7 @@ public final class RankCommand {
     public RankCommand withCheckpointDir(Path dirOrNull, Long waitSecondsOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand,
                 dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(),
-                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull, exports);
+                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull, traceEventsOrNull, exports);
     }
 
     /**
@@ -100,7 +103,7 @@ public final class RankCommand {
      */
     public RankCommand withTlsEngine(String nameOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                checkpointWaitOrNull, nameOrNull, exports);
+                checkpointWaitOrNull, nameOrNull, traceEventsOrNull, exports);
     }
 
     /**
@@ -109,7 +112,16 @@ public final class RankCommand {
      */
     public RankCommand withExports(RankExports exports) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                checkpointWaitOrNull, tlsEngineOrNull, exports);
+                checkpointWaitOrNull, tlsEngineOrNull, traceEventsOrNull, exports);
+    }
+
+    /**
+     * This command passing {@code --trace EVENTS} to every rank ({@code sperli run --trace}), or not when
+     * {@code eventsOrNull} is null (untraced ranks see the arguments they always saw).
+     */
+    public RankCommand withTrace(Integer eventsOrNull) {
+        return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
+                checkpointWaitOrNull, tlsEngineOrNull, eventsOrNull, exports);
     }
 
     /** The variables every rank gets ({@code -x}). */
@@ -144,6 +156,10 @@ public final class RankCommand {
         if (tlsEngineOrNull != null) {
             argv.add("--tls-engine");
             argv.add(tlsEngineOrNull);
+        }
+        if (traceEventsOrNull != null) {
+            argv.add("--trace");
+            argv.add(String.valueOf(traceEventsOrNull));
         }
         argv.add(jar.path().toString());
         argv.addAll(jobArgs);
@@ -180,6 +196,9 @@ public final class RankCommand {
         }
         if (tlsEngineOrNull != null) {
             line.append(" --tls-engine ").append(tlsEngineOrNull);
+        }
+        if (traceEventsOrNull != null) {
+            line.append(" --trace ").append(traceEventsOrNull);
         }
         line.append(' ').append(CommandWords.quote(remoteJar));
         for (String arg : jobArgs) {

@@ -6,13 +6,15 @@ import java.util.Arrays;
 import java.util.Optional;
 import org.sperli.jobspec.RankPhase;
 import org.sperli.launcher.report.Console;
+import org.sperli.trace.TracePart;
 
 /**
  * One output stream of a rank in one incarnation, cut into lines for the console (which also copies them to
  * {@code --output-dir}). A line end is LF (a CR before it is dropped); a line longer than {@link #MAX_LINE} bytes is
  * passed on in pieces of that size, so a rank that never ends a line cannot fill the launcher's memory. What is left
  * at {@link #close} is passed on as a last line. On stderr, a rank's phase lines ({@link RankPhase}) go to
- * {@link Console#rankPhase} instead.
+ * {@link Console#rankPhase} instead, and its trace lines ({@link TracePart}, {@code sperli run --trace}) to
+ * {@link Console#rankTrace}.
  */
 public final class RankOutput extends OutputStream {
     /** Longest piece of a line held before it is passed on. */
@@ -77,6 +79,10 @@ public final class RankOutput extends OutputStream {
             if (phase.isPresent()) {
                 // Not the rank's last line: a failure is described by what the rank said after it.
                 console.rankPhase(rank, phase.get());
+                return;
+            }
+            if (line.startsWith(TracePart.PREFIX)) {
+                console.rankTrace(incarnation, rank, line);
                 return;
             }
         }

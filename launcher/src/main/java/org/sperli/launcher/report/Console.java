@@ -25,6 +25,13 @@ public final class Console {
     private String progress;
     private RankLineCopy copy = RankLineCopy.NONE;
     private volatile BiConsumer<Integer, RankPhase> phases = (rank, phase) -> { };
+    private volatile TraceLines traces = (incarnation, rank, line) -> { };
+
+    /** Who takes the trace lines of ranks ({@code sperli run --trace}). */
+    @FunctionalInterface
+    public interface TraceLines {
+        void line(long incarnation, int rank, String line);
+    }
 
     public Console(PrintWriter out, PrintWriter err, boolean prefix, boolean terminal, boolean verbose) {
         this(out, err, prefix, terminal, verbose, null);
@@ -69,6 +76,16 @@ public final class Console {
      */
     public void rankPhase(int rank, RankPhase phase) {
         phases.accept(rank, phase);
+    }
+
+    /** A trace line of a rank: handed to the trace listener, never shown. */
+    public void rankTrace(long incarnation, int rank, String line) {
+        traces.line(incarnation, rank, line);
+    }
+
+    /** Who takes the ranks' trace lines; replaces the one set before. */
+    public void onRankTrace(TraceLines listener) {
+        traces = Objects.requireNonNull(listener);
     }
 
     /** Who learns of rank phases; replaces the one set before. */

@@ -31,8 +31,13 @@ public final class ReportFile {
      * new file; tries that by making and removing a temporary file there. Returns FILE absolute.
      */
     public static Path check(Path file) {
+        return check(file, "--report");
+    }
+
+    /** As {@link #check(Path)} for the file of {@code option} ({@code --trace}), named so in a refusal. */
+    public static Path check(Path file, String option) {
         Path absolute = file.toAbsolutePath().normalize();
-        String what = "--report " + file;
+        String what = option + " " + file;
         if (Files.isDirectory(absolute)) {
             throw LauncherException.usage(what + " is a directory, expected a file to write");
         }
@@ -75,7 +80,7 @@ public final class ReportFile {
     }
 
     /** A new empty file beside {@code file}, owner-only ({@link Files#createTempFile} makes it 0600 on POSIX). */
-    private static Path temporary(Path file) throws IOException {
+    static Path temporary(Path file) throws IOException {
         return Files.createTempFile(file.getParent(), "." + file.getFileName() + ".", ".tmp");
     }
 }

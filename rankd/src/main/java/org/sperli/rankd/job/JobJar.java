@@ -9,6 +9,8 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.function.BiFunction;
+import org.sperli.Communicator;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
 import org.sperli.SperliJob;
@@ -44,6 +46,16 @@ public final class JobJar implements AutoCloseable {
      * @throws SperliException H1616 naming the fault
      */
     public static JobJar open(Path path, String expectedSha256OrNull) {
+        return open(path, expectedSha256OrNull, (jar, parent) -> new URLClassLoader("sperli-job", new URL[] {jar},
+                parent));
+    }
+
+    /**
+     * As {@link #open(Path, String)}, the job's loader made by {@code loaders} over the jar's URL with rankd's loader
+     * as parent: the test kit's loaders rewrite the job's classes as they load (see module testkit).
+     */
+    public static JobJar open(Path path, String expectedSha256OrNull, BiFunction<URL, ClassLoader,
+            URLClassLoader> loaders) {
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw refuse("jar " + path + " is not a readable file");
         }
@@ -59,7 +71,7 @@ public final class JobJar implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw refuse("jar " + path + " " + e.getMessage());
         }
-        URLClassLoader loader = new URLClassLoader("sperli-job", new URL[] {url(path)}, JobJar.class.getClassLoader());
+        URLClassLoader loader = loaders.apply(url(path), JobJar.class.getClassLoader());
         try {
             return new JobJar(path, loader, load(loader, className, path));
         } catch (RuntimeException | Error e) {
@@ -91,6 +103,27 @@ public final class JobJar implements AutoCloseable {
             throw new ProgramFailure(e.getCause() != null ? e.getCause() : e);
         } catch (ReflectiveOperationException e) {
             throw refuse("jar " + path + ": class " + jobClass().getName() + " cannot be instantiated: " + e);
+        }
+    }
+
+    /**
+     * Runs the job's constructor and {@code run(comm, args)} with the job's loader as the thread's context loader;
+     * returns what the program threw (unwrapped from reflection), or null when it returned. Whatever the program
+     * throws, Errors included, is its failure: the job must end, never hang.
+     */
+    public Throwable run(Communicator comm, String[] args) {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        try {
+            instantiate().run(comm, args);
+            return null;
+        } catch (ProgramFailure e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (Throwable e) {
+            return e;
+        } finally {
+            thread.setContextClassLoader(previous);
         }
     }
 

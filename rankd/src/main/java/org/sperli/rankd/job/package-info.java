@@ -1,6 +1,7 @@
 /**
- * Loading the user's job jar: the SHA-256 the launcher names, the {@code Sperli-Job} manifest attribute, a class
- * loader of the job's own whose parent is rankd's loader, and the job's constructor. Nothing here connects, reads
- * the job description or decides an exit status.
+ * The user's job in a rank: loading its jar (the SHA-256 the launcher names, the {@code Sperli-Job} manifest
+ * attribute, a class loader of the job's own whose parent is rankd's loader, the job's constructor), running it, and
+ * how its end reads as a rank's exit status and last line ({@link org.sperli.rankd.job.ProgramEnd}), which the test
+ * kit reports alike. Nothing here connects or reads the job description.
  */
 package org.sperli.rankd.job;
