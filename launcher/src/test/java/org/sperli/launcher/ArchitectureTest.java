@@ -49,7 +49,7 @@ class ArchitectureTest {
             List.of("org.sperli.launcher.exit"),
             List.of("org.sperli.launcher.report", "org.sperli.launcher.demo"),
             List.of("org.sperli.launcher.job"),
-            List.of("org.sperli.launcher.ssh"),
+            List.of("org.sperli.launcher.ssh", "org.sperli.launcher.slurm"),
             List.of("org.sperli.launcher.command"),
             List.of("org.sperli.launcher"));
 

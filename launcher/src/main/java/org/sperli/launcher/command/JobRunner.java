@@ -29,6 +29,7 @@ import org.sperli.launcher.job.LaunchTimeline;
 import org.sperli.launcher.job.LocalRanks;
 import org.sperli.launcher.job.RankCommand;
 import org.sperli.launcher.job.RankExports;
+import org.sperli.launcher.job.RankStarter;
 import org.sperli.launcher.job.SilenceLimit;
 import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
@@ -39,6 +40,8 @@ import org.sperli.launcher.report.RankOutputFiles;
 import org.sperli.launcher.report.ReportFile;
 import org.sperli.launcher.report.RunReport;
 import org.sperli.launcher.report.TraceFile;
+import org.sperli.launcher.slurm.SlurmAllocation;
+import org.sperli.launcher.slurm.SlurmRanks;
 import org.sperli.launcher.ssh.SshCommand;
 import org.sperli.launcher.ssh.SshRanks;
 import org.sperli.launcher.ssh.SshSettings;
@@ -59,16 +62,19 @@ final class JobRunner {
     /** Everything a job needs from the command line. */
     record Request(SlotFill hosts, LaunchOptions launch, int restartMax, Path denyFileOrNull, SshOptions ssh,
                    CheckpointOptions checkpoint, OutputOptions output, RankExports exports, Path jar,
-                   List<String> jobArgs) {
+                   List<String> jobArgs, SlurmAllocation slurmOrNull) {
         /** A job of local ranks only, without checkpoints, -x variables, output files or report ({@code demo}). */
         Request(SlotFill hosts, LaunchOptions launch, Path jar) {
             this(hosts, launch, 0, null, new SshOptions(), new CheckpointOptions(), new OutputOptions(),
-                    RankExports.none(), jar, List.of());
+                    RankExports.none(), jar, List.of(), null);
         }
 
-        /** --ssh: localhost and 127.0.0.1 too are reached over SSH. */
+        /**
+         * --ssh: localhost and 127.0.0.1 too are reached over SSH; under Slurm every rank goes through its node's
+         * agent, whatever the node's address.
+         */
         boolean forceSsh() {
-            return ssh.force;
+            return ssh.force || slurmOrNull != null;
         }
     }
 
@@ -109,14 +115,14 @@ final class JobRunner {
         String launchedAt = LineTimestamps.FORMAT.format(clock.instant());
         JobKit kit = jobKit(plan, launch, localRanks, clock, console);
         timeline.keysMade();
-        describePlan(kit, plan, jar, request.forceSsh(), console);
+        describePlan(kit, plan, jar, request.forceSsh(), request.slurmOrNull() != null, console);
         RankOutputFiles files = outputDirOrNull == null ? null : outputFiles(outputDirOrNull, kit, console);
         LocalRanks local = new LocalRanks(command, jar, request.jobArgs(), request.denyFileOrNull(),
                 environment.variables(), console);
-        SshRanks remote = sshRanks(request, ssh, plan, command, jar, environment, console);
+        Remote remote = Remote.of(request, ssh, plan, command, jar, environment, console);
         IncarnationHistory history = new IncarnationHistory(clock, clock::nanoTime);
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
-                local, remote, console, timeline, clock, history);
+                local, remote.starter(), console, timeline, clock, history);
         control.register(supervisor);
         JobSupervisor.Result result = null;
         Throwable failure = null;
@@ -127,9 +133,7 @@ final class JobRunner {
             throw e;
         } finally {
             local.close();
-            if (remote != null) {
-                remote.close();
-            }
+            remote.close();
             if (files != null) {
                 console.copyRankLinesTo(RankLineCopy.NONE);
                 files.close();
@@ -141,7 +145,7 @@ final class JobRunner {
             say(report, result != null, reportOrNull, traceOrNull, console);
             control.finished(supervisor);
         }
-        if (local.startedAny() || remote != null) {
+        if (local.startedAny() || remote.starter() != null) {
             makeStartCaches(result.exitStatus() == ExitCodes.COMPLETED, console);
         }
         return result.exitStatus();
@@ -196,14 +200,52 @@ final class JobRunner {
                 environment.clock()::nanoTime);
     }
 
+    /** What starts the ranks that are not local: over SSH, or through Slurm, or nothing when every rank is local. */
+    private record Remote(SshRanks ssh, SlurmRanks slurm) {
+        static Remote of(Request request, Optional<SshCommand> ssh, HostPlan plan, RankCommand command, JobJar jar,
+                         LaunchEnvironment environment, Console console) {
+            return request.slurmOrNull() != null
+                    ? new Remote(null, slurmRanks(request, plan, command, jar, environment, console))
+                    : new Remote(sshRanks(request, ssh, plan, command, jar, environment, console), null);
+        }
+
+        RankStarter starter() {
+            return slurm != null ? slurm : ssh;
+        }
+
+        void close() {
+            if (ssh != null) {
+                ssh.close();
+            }
+            if (slurm != null) {
+                slurm.close();
+            }
+        }
+    }
+
+    /**
+     * The starter of a job inside a Slurm allocation: every rank goes through its node's agent, which one srun step
+     * starts. MUNGE is checked first, so that a node without it is one line and exit status 2.
+     */
+    private static SlurmRanks slurmRanks(Request request, HostPlan plan, RankCommand command, JobJar jar,
+                                         LaunchEnvironment environment, Console console) {
+        SlurmRanks.requireMunge();
+        SlurmAllocation allocation = request.slurmOrNull();
+        List<SlurmAllocation.Node> nodes = allocation.nodes().stream()
+                .filter(n -> plan.entries().stream().anyMatch(e -> e.host().equals(n.address()))).toList();
+        return new SlurmRanks(allocation, nodes, command, jar, request.jobArgs(), request.denyFileOrNull(),
+                environment.variables(), console, environment.clock());
+    }
+
     /** With -v: the job, its jar and where each rank runs. */
-    private static void describePlan(JobKit kit, HostPlan plan, JobJar jar, boolean forceSsh, Console console) {
+    private static void describePlan(JobKit kit, HostPlan plan, JobJar jar, boolean forceSsh, boolean slurm,
+                                     Console console) {
         console.detail("job " + kit.job() + ": " + plan.size() + " ranks, jar " + jar.path() + " (sha256 "
                 + jar.sha256Hex() + ", job class " + jar.jobClass() + ")");
         for (int rank = 0; rank < plan.size(); rank++) {
             HostEntry e = plan.entries().get(rank);
             console.detail("rank " + rank + ": " + e.host() + ":" + e.port()
-                    + (HostPlan.runsLocally(e.host(), forceSsh) ? " (local process)" : " (ssh)"));
+                    + (HostPlan.runsLocally(e.host(), forceSsh) ? " (local process)" : slurm ? " (slurm)" : " (ssh)"));
         }
     }
 

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.sperli.launcher.exit.LauncherException;
+import org.sperli.launcher.job.HostSources;
 import org.sperli.launcher.job.HostSpec;
 import org.sperli.launcher.job.RankExports;
 import org.sperli.launcher.job.SlotFill;
 import org.sperli.launcher.report.Console;
 import org.sperli.launcher.report.LineTimestamps;
+import org.sperli.launcher.slurm.SlurmAllocation;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,6 +38,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  SPERLI_REFUSED_HOSTS    names that never run a rank; passed to local ranks",
             "  SPERLI_RANKD_JAVA_OPTS  JVM options of local ranks (default rank command)",
+            "  SLURM_JOB_ID            set inside a Slurm allocation: --launcher slurm by default",
             "  SLURM_JOB_NODELIST      read by --hosts-from slurm, with SLURM_TASKS_PER_NODE",
             "  SPERLI_DEBUG            like -v: stack traces on errors"},
         sortOptions = false)
@@ -55,6 +58,13 @@ public final class RunCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "0..1",
             heading = "%nHosts (at most one; none with -n N: local ranks):%n")
     private HostOptions hosts;
+
+    @Option(names = "--launcher", paramLabel = "KIND",
+            description = "What starts the ranks' host agents: local (this host), ssh (a login to each host) or slurm"
+                    + " (one srun step, one agent per node, each calling home over TLS 1.3 with a MUNGE credential)."
+                    + " Default: slurm inside a Slurm allocation (SLURM_JOB_ID) unless --hosts or --hostfile is given,"
+                    + " else ssh for listed hosts, local for -n N alone. -v says which runs.")
+    private LauncherKind launcher;
 
     @Option(names = "--restart-max", paramLabel = "N", defaultValue = "0",
             description = "Restart the whole job at most N times after a rank fails (default: ${DEFAULT-VALUE}).")
@@ -94,9 +104,26 @@ public final class RunCommand implements Callable<Integer> {
         Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), !launch.noPrefix,
                 environment.terminal(), launch.verbose || environment.debug(),
                 output.timestamps ? new LineTimestamps(environment.clock()) : null);
-        JobRunner.Request request = new JobRunner.Request(slots(environment.variables()), launch, restartMax,
-                denyHosts, ssh, checkpoint, output, RankExports.of(exports, environment.variables()), jar, jobArgs);
+        Map<String, String> env = environment.variables();
+        LauncherKind kind = LauncherKind.choose(launcher, hosts, env);
+        SlurmAllocation slurm = kind == LauncherKind.SLURM ? SlurmAllocation.fromEnvironment(env) : null;
+        SlotFill fill = slurm != null ? SlotFill.all(slurm.specs(ranks, launch.portBase))
+                : kind == LauncherKind.SSH && hosts == null ? sshInAllocation(env) : slots(env);
+        console.detail("launcher: " + kind.word() + (slurm == null ? ""
+                : " (Slurm job " + slurm.jobId() + ", " + slurm.nodes().size() + " nodes; one srun step starts a host"
+                        + " agent on each node of the job, which calls home)"));
+        JobRunner.Request request = new JobRunner.Request(fill, launch, restartMax, denyHosts, ssh, checkpoint,
+                output, RankExports.of(exports, env), jar, jobArgs, slurm);
         return JobRunner.run(request, environment, parent.jobControl(), console);
+    }
+
+    /** --launcher ssh inside an allocation without a host option: the allocation's nodes, as --hosts-from slurm. */
+    private SlotFill sshInAllocation(Map<String, String> env) {
+        if (!SlurmAllocation.inside(env)) {
+            throw LauncherException.usage("--launcher ssh needs hosts: one of --hosts, --hostfile, --hosts-from");
+        }
+        List<HostSpec> slots = HostSources.fromSlurm(env);
+        return ranks == null ? SlotFill.all(slots) : SlotFill.first(ranks, slots, "--hosts-from slurm");
     }
 
     /** Which slots get ranks: every listed one, the first N of them with -n N, or N local ranks without hosts. */

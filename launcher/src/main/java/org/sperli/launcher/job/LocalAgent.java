@@ -14,7 +14,7 @@ import org.sperli.launcher.report.Console;
  * launcher's class path (which holds the rank daemon): local ranks start the same way as ranks on an SSH host. The
  * agent only starts and watches processes, so it runs with the client compiler and a small heap.
  */
-final class LocalAgent implements AgentChannel {
+public final class LocalAgent implements AgentChannel {
     /** How long the agent has to end its ranks after its input closed. */
     static final long HOST_AGENT_END_MS = 5000;
 
@@ -32,15 +32,24 @@ final class LocalAgent implements AgentChannel {
     }
 
     static List<String> argv(List<String> hosts) {
+        List<String> argv = new ArrayList<>(agentArgv());
+        for (String host : hosts) {
+            argv.add("--host");
+            argv.add(host);
+        }
+        return argv;
+    }
+
+    /**
+     * The agent's command line up to its mode word, without its hosts: the launcher's own Java and class path. Under
+     * Slurm every node runs it (a shared file system, as mpirun assumes).
+     */
+    public static List<String> agentArgv() {
         List<String> argv = new ArrayList<>();
         argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         argv.addAll(RankJvmDefaults.AGENT_OPTIONS);
         argv.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         argv.addAll(List.of("-cp", System.getProperty("java.class.path"), RankCommand.RANKD_MAIN, "--host-agent"));
-        for (String host : hosts) {
-            argv.add("--host");
-            argv.add(host);
-        }
         return argv;
     }
 

@@ -72,11 +72,25 @@ public final class HostAgent {
 
     /** The agent of this process: its standard streams, the system's temporary directory. */
     public static int runThisProcess(String[] args) {
-        HostAgent agent = new HostAgent(System.in, System.err, Path.of(System.getProperty("java.io.tmpdir")),
+        InputStream in = System.in;
+        OutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        AgentArguments parsed = parsedOrNull(args);
+        if (parsed != null && parsed.callHomeOrNull() != null) {
+            try {
+                javax.net.ssl.SSLSocket socket = CallHomeAgent.callHome(parsed.callHomeOrNull(), System.getenv(),
+                        "munge");
+                in = socket.getInputStream();
+                out = socket.getOutputStream();
+            } catch (IOException e) {
+                CallHomeAgent.say(System.err, e.getMessage());
+                return REFUSED;
+            }
+        }
+        HostAgent agent = new HostAgent(in, System.err, Path.of(System.getProperty("java.io.tmpdir")),
                 pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
         // A SIGTERM to the agent (the operator, Slurm) ends its ranks first; after a normal end there are none left.
         Runtime.getRuntime().addShutdownHook(new Thread(agent::endAll, "sperli-agent-stop"));
-        return agent.run(Arrays.asList(args), new java.io.FileOutputStream(java.io.FileDescriptor.out),
+        return agent.run(Arrays.asList(args), out,
                 () -> {
                     // The launcher is gone: nothing would read what the ranks say. End them, then the process.
                     agent.endAll();
@@ -86,10 +100,19 @@ public final class HostAgent {
                 });
     }
 
+    /** The arguments, or null when they are refused (then {@link #run} says why). */
+    private static AgentArguments parsedOrNull(String[] args) {
+        try {
+            return AgentArguments.parse(Arrays.asList(args), System.getenv());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** Runs the agent to its end and returns its exit status; {@code onBroken} runs when {@code out} fails. */
     int run(List<String> args, OutputStream out, Runnable onBroken) {
         try {
-            arguments = AgentArguments.parse(args);
+            arguments = AgentArguments.parse(args, System.getenv());
         } catch (IllegalArgumentException e) {
             // One line, as docs/sperli-agent.md section 2 says: the launcher shows the agent's stderr line by line.
             err.println(NAME + ": command line refused: " + e.getMessage() + "; " + AgentArguments.USAGE);

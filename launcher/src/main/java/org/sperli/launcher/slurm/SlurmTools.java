@@ -1,0 +1,90 @@
+package org.sperli.launcher.slurm;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Short questions to Slurm's and MUNGE's programs, each bounded in time and output: a hung controller or daemon
+ * makes an answer empty, never the launcher hang.
+ */
+final class SlurmTools {
+    static final long WAIT_MS = 10_000;
+    static final int MAX_OUTPUT = 1 << 20;
+
+    private SlurmTools() {
+    }
+
+    /** The standard output of {@code argv} when it exits 0 within {@link #WAIT_MS}, else empty. */
+    static Optional<String> output(List<String> argv, String stdinOrNull) {
+        Process process;
+        try {
+            process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        try (InputStream out = process.getInputStream()) {
+            if (stdinOrNull != null) {
+                process.getOutputStream().write(stdinOrNull.getBytes(StandardCharsets.US_ASCII));
+            }
+            process.getOutputStream().close();
+            byte[] bytes = out.readNBytes(MAX_OUTPUT);
+            if (!process.waitFor(WAIT_MS, TimeUnit.MILLISECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                return Optional.empty();
+            }
+            return Optional.of(new String(bytes, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            process.destroyForcibly();
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            return Optional.empty();
+        }
+    }
+
+    /** Each node's NodeAddr as {@code scontrol show node -o} gives it; empty where scontrol cannot say. */
+    static Map<String, String> nodeAddresses(List<String> nodes) {
+        Map<String, String> addresses = new HashMap<>();
+        output(List.of("scontrol", "show", "node", "-o", String.join(",", nodes)), null).ifPresent(text ->
+                text.lines().forEach(line -> {
+                    String name = field(line, "NodeName");
+                    String address = field(line, "NodeAddr");
+                    if (name != null && address != null) {
+                        addresses.put(name, address);
+                    }
+                }));
+        return addresses;
+    }
+
+    /** The value of {@code key=} in a line of {@code key=value} words, or null. */
+    static String field(String line, String key) {
+        for (String word : line.split(" ")) {
+            if (word.startsWith(key + "=")) {
+                return word.substring(key.length() + 1);
+            }
+        }
+        return null;
+    }
+
+    /** Whether MUNGE works here: a credential made and decoded again. */
+    static boolean mungeWorks() {
+        return output(List.of("munge", "-n"), null)
+                .flatMap(credential -> output(List.of("unmunge"), credential)).isPresent();
+    }
+
+    /** The step id of the step named {@code name} of job {@code job}, as squeue lists it, or empty. */
+    static Optional<String> stepId(String job, String name) {
+        return output(List.of("squeue", "-h", "-s", "-j", job, "-o", "%i %j"), null).flatMap(text ->
+                text.lines().map(String::strip).filter(l -> l.endsWith(" " + name))
+                        .map(l -> l.substring(0, l.indexOf(' ')))
+                        .filter(id -> id.startsWith(job + "."))
+                        .map(id -> id.substring(job.length() + 1)).findFirst());
+    }
+}
