@@ -120,9 +120,11 @@ final class CallHomeServer implements AutoCloseable {
             Unmunge.Decoded decoded = unmunge.decode(credential);
             String node = nodeOf(decoded.payload());
             CompletableFuture<SSLSocket> call = node == null ? null : calls.get(node);
-            String expected = new CallHome.Payload(expect.job(), expect.step().get(), node, expect.nonceHex(),
+            String step = expect.step().get();
+            String expected = new CallHome.Payload(expect.job(), step == null ? "?" : step, node, expect.nonceHex(),
                     keyHash).text();
             Optional<String> why = call == null ? Optional.of("the credential names no node of this job")
+                    : step == null ? Optional.of("squeue does not list the agents' step")
                     : expect.check().refusal(decoded, expected);
             if (why.isEmpty() && call.isDone()) {
                 why = Optional.of("node " + node + " has called home already");

@@ -75,7 +75,7 @@ public record SlurmAllocation(String jobId, List<Node> nodes) {
     public static SlurmAllocation fromEnvironment(Map<String, String> env) {
         String list = env.get(HostSources.SLURM_NODELIST);
         List<String> names = list == null || list.isBlank() ? List.of() : SlurmHostlist.expand(list.strip());
-        return of(env, names.isEmpty() ? Map.of() : SlurmTools.nodeAddresses(names));
+        return of(env, names.isEmpty() ? Map.of() : SlurmTools.nodeAddresses(names, env));
     }
 
     /** The node whose ranks are reached at {@code address}, or null. */

@@ -135,7 +135,7 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
         AtomicReference<String> stepId = new AtomicReference<>();
         CallHomeServer.Expect expect = new CallHomeServer.Expect(allocation.jobId(),
                 () -> stepId.updateAndGet(known -> known != null ? known
-                        : SlurmTools.stepId(allocation.jobId(), name).orElse("unknown")),
+                        : SlurmTools.stepId(allocation.jobId(), name, environment).orElse(null)),
                 nonceHex, jobNodes.stream().map(SlurmAllocation.Node::name).collect(Collectors.toSet()),
                 new CallHomeCheck(ProcessIds.uid(), ProcessIds.gid()));
         try {
@@ -148,7 +148,7 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
             List<String> argv = SrunStep.argv(jobNodes.stream().map(SlurmAllocation.Node::name).toList(), name,
                     server.port(), server.fingerprintHex(), nonceHex, nodeHosts);
             console.detail("one srun step starts the host agents: " + String.join(" ", argv));
-            step = SrunStep.start(argv, name, console);
+            step = SrunStep.start(argv, name, environment, console);
         } catch (IOException e) {
             throw LauncherException.startFailed("cannot start the host agents with srun: " + e.getMessage(), e);
         }

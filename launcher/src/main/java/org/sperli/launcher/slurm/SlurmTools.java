@@ -20,11 +20,30 @@ final class SlurmTools {
     private SlurmTools() {
     }
 
-    /** The standard output of {@code argv} when it exits 0 within {@link #WAIT_MS}, else empty. */
-    static Optional<String> output(List<String> argv, String stdinOrNull) {
+    /**
+     * The launcher's SLURM_ variables (SLURM_CONF, SLURM_JOB_ID, ...): Slurm's programs find the cluster and the job
+     * by them, and the launcher's environment may be given to it rather than inherited (tests).
+     */
+    static Map<String, String> slurmVariables(Map<String, String> env) {
+        Map<String, String> slurm = new HashMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith("SLURM_")) {
+                slurm.put(name, value);
+            }
+        });
+        return slurm;
+    }
+
+    /**
+     * The standard output of {@code argv}, run with the SLURM_ variables of {@code env}, when it exits 0 within
+     * {@link #WAIT_MS}, else empty.
+     */
+    static Optional<String> output(List<String> argv, String stdinOrNull, Map<String, String> env) {
         Process process;
         try {
-            process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            ProcessBuilder builder = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.DISCARD);
+            builder.environment().putAll(slurmVariables(env));
+            process = builder.start();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -50,9 +69,9 @@ final class SlurmTools {
     }
 
     /** Each node's NodeAddr as {@code scontrol show node -o} gives it; empty where scontrol cannot say. */
-    static Map<String, String> nodeAddresses(List<String> nodes) {
+    static Map<String, String> nodeAddresses(List<String> nodes, Map<String, String> env) {
         Map<String, String> addresses = new HashMap<>();
-        output(List.of("scontrol", "show", "node", "-o", String.join(",", nodes)), null).ifPresent(text ->
+        output(List.of("scontrol", "show", "node", "-o", String.join(",", nodes)), null, env).ifPresent(text ->
                 text.lines().forEach(line -> {
                     String name = field(line, "NodeName");
                     String address = field(line, "NodeAddr");
@@ -75,13 +94,13 @@ final class SlurmTools {
 
     /** Whether MUNGE works here: a credential made and decoded again. */
     static boolean mungeWorks() {
-        return output(List.of("munge", "-n"), null)
-                .flatMap(credential -> output(List.of("unmunge"), credential)).isPresent();
+        return output(List.of("munge", "-n"), null, Map.of())
+                .flatMap(credential -> output(List.of("unmunge"), credential, Map.of())).isPresent();
     }
 
     /** The step id of the step named {@code name} of job {@code job}, as squeue lists it, or empty. */
-    static Optional<String> stepId(String job, String name) {
-        return output(List.of("squeue", "-h", "-s", "-j", job, "-o", "%i %j"), null).flatMap(text ->
+    static Optional<String> stepId(String job, String name, Map<String, String> env) {
+        return output(List.of("squeue", "-h", "-s", "-j", job, "-o", "%i %j"), null, env).flatMap(text ->
                 text.lines().map(String::strip).filter(l -> l.endsWith(" " + name))
                         .map(l -> l.substring(0, l.indexOf(' ')))
                         .filter(id -> id.startsWith(job + "."))

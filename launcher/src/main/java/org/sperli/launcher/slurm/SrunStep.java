@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.sperli.launcher.job.AgentLines;
 import org.sperli.launcher.job.LocalAgent;
@@ -52,8 +53,11 @@ final class SrunStep {
     }
 
     /** Starts srun; what it and the agents say on stderr (and stdout, where agents say nothing) goes to the console. */
-    static SrunStep start(List<String> argv, String name, Console console) throws IOException {
-        Process process = new ProcessBuilder(argv).start();
+    static SrunStep start(List<String> argv, String name, Map<String, String> env, Console console)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(argv);
+        builder.environment().putAll(SlurmTools.slurmVariables(env));
+        Process process = builder.start();
         process.getOutputStream().close();
         AgentLines.pump(process.getErrorStream(), "srun", console);
         AgentLines.pump(process.getInputStream(), "srun", console);
