@@ -1,0 +1,179 @@
+package org.sperli.launcher.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.sperli.launcher.LauncherHarness;
+import org.sperli.launcher.Main;
+
+/**
+ * {@code sperli run} inside an allocation of a real Slurm on this machine ({@link SlurmCluster}, one for the class):
+ * salloc and sbatch as an operator uses them, the agents started by one srun step and calling home, and scancel
+ * ending everything. Every launcher is a process of its own, as under salloc it is.
+ */
+class SlurmLaunchTest {
+    private static final Duration JOB_BOUND = Duration.ofSeconds(120);
+    private static SlurmCluster cluster;
+    private static Path dir;
+    private static Path jar;
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        cluster = SlurmCluster.startOrSkip();
+        dir = Files.createTempDirectory("sperli-slurm-jobs");
+        dir.toFile().setReadable(true, false);
+        dir.toFile().setExecutable(true, false);
+        jar = LauncherHarness.testJar(dir);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (dir != null) {
+            SlurmCluster.delete(dir);
+        }
+    }
+
+    /** The launcher's command line: this JVM's Java and class path, then {@code args}. */
+    private static List<String> sperli(String... args) {
+        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        argv.addAll(List.of(args));
+        return argv;
+    }
+
+    private static Map<String, String> rankOptions() {
+        return Map.of("SPERLI_RANKD_JAVA_OPTS", LauncherHarness.RANK_JAVA_OPTS);
+    }
+
+    /** The Slurm nodes that the launcher said (with -v) it started ranks on. */
+    private static Set<String> nodesOfRanks(String err) {
+        Set<String> nodes = new TreeSet<>();
+        Matcher m = Pattern.compile("rank \\d+ on Slurm node (n\\d)").matcher(err);
+        while (m.find()) {
+            nodes.add(m.group(1));
+        }
+        return nodes;
+    }
+
+    @Test
+    void sallocOfThreeNodesRunsSixRanksThroughOneSrunStep() throws IOException {
+        int base = LauncherHarness.freePortRange(6);
+        List<String> argv = new ArrayList<>(List.of(SlurmCluster.path("salloc"), "-N", "3"));
+        argv.addAll(sperli("run", "-v", "-n", "6", "--port-base", Integer.toString(base), jar.toString(), "ring"));
+        SlurmCluster.Result r = cluster.run(JOB_BOUND, rankOptions(), argv);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("launcher: slurm"), r.err());
+        assertTrue(r.err().contains("one srun step starts the host agents: srun --nodes=3 --ntasks=3"), r.err());
+        for (int rank = 0; rank < 6; rank++) {
+            assertTrue(r.out().contains("rank=" + rank + " size=6 incarnation=1"), r.out());
+        }
+        assertEquals(Set.of("n1", "n2", "n3"), nodesOfRanks(r.err()), r.err());
+        assertNothingLeft();
+    }
+
+    @Test
+    void anSbatchScriptRunsTheJobAsWithMpirun() throws IOException {
+        int base = LauncherHarness.freePortRange(4);
+        Path script = dir.resolve("job.sh");
+        Path out = dir.resolve("job.out");
+        Files.writeString(script, "#!/bin/sh\nexec " + String.join(" ", sperli("run", "--port-base",
+                Integer.toString(base), jar.toString(), "ring")) + "\n");
+        script.toFile().setExecutable(true, false);
+        SlurmCluster.Result submitted = cluster.run(Duration.ofSeconds(20), rankOptions(), List.of(
+                SlurmCluster.path("sbatch"), "--parsable", "-N", "2", "--ntasks-per-node=2", "-o", out.toString(),
+                script.toString()));
+        assertEquals(0, submitted.exit(), submitted.err());
+        String job = submitted.out().strip().split(";")[0];
+        String[] state = {""};
+        waitUntil(JOB_BOUND, () -> {
+            state[0] = SlurmTools.field(cluster.run(Duration.ofSeconds(10), "scontrol", "show", "job", "-o", job)
+                    .out(), "JobState");
+            return state[0] != null && !Set.of("PENDING", "RUNNING", "CONFIGURING", "COMPLETING").contains(state[0]);
+        }, "sbatch job " + job + " to end");
+        String output = Files.readString(out);
+        assertEquals("COMPLETED", state[0], output);
+        for (int rank = 0; rank < 4; rank++) {
+            assertTrue(output.contains("rank=" + rank + " size=4 incarnation=1"), output);
+        }
+        assertNothingLeft();
+    }
+
+    @Test
+    void scancelEndsEveryRankOnEveryNode() throws Exception {
+        int base = LauncherHarness.freePortRange(4);
+        Path out = dir.resolve("wait.out");
+        Path err = dir.resolve("wait.err");
+        List<String> argv = new ArrayList<>(List.of(SlurmCluster.path("salloc"), "-N", "2", "-J", "sperli-wait"));
+        argv.addAll(sperli("run", "-v", "-n", "4", "--port-base", Integer.toString(base), jar.toString(), "wait"));
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().putAll(cluster.env());
+        builder.environment().putAll(rankOptions());
+        Process salloc = builder.start();
+        try {
+            waitUntil(JOB_BOUND, () -> count(out, "waiting") == 4, "four ranks waiting");
+            String job = cluster.run(Duration.ofSeconds(10), "squeue", "-h", "-n", "sperli-wait", "-o", "%i").out()
+                    .strip();
+            assertEquals(0, cluster.run(Duration.ofSeconds(10), "scancel", job).exit());
+            waitUntil(Duration.ofSeconds(60), () -> !salloc.isAlive(), "salloc to end after scancel");
+            assertNothingLeft();
+        } finally {
+            salloc.descendants().forEach(ProcessHandle::destroyForcibly);
+            salloc.destroyForcibly();
+        }
+    }
+
+    private static long count(Path file, String word) {
+        try {
+            return Files.readAllLines(file).stream().filter(l -> l.contains(word)).count();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * No job left in Slurm and no process of these tests' jobs (an agent or a rank, known by the job jar's directory
+     * on its command line) anywhere on the machine, within a bound.
+     */
+    private static void assertNothingLeft() {
+        waitUntil(Duration.ofSeconds(30), () -> cluster.run(Duration.ofSeconds(10), "squeue", "-h").out().isBlank()
+                && processesOfTheseJobs().isEmpty(), "the jobs' processes to end: " + processesOfTheseJobs());
+    }
+
+    private static List<String> processesOfTheseJobs() {
+        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> p.pid() != ProcessHandle.current().pid())
+                .map(p -> p.pid() + " " + p.info().commandLine().orElse(""))
+                .filter(line -> line.contains("--host-agent") || line.contains(dir.toString()))
+                .toList();
+    }
+
+    private static void waitUntil(Duration bound, BooleanSupplier done, String what) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("waited " + bound.toSeconds() + " s for " + what);
+            }
+            SlurmCluster.sleep(200);
+        }
+    }
+}
