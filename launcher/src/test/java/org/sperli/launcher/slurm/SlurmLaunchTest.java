@@ -32,6 +32,7 @@ class SlurmLaunchTest {
     private static SlurmCluster cluster;
     private static Path dir;
     private static Path jar;
+    private static Set<String> agentDirectoriesBefore;
 
     @BeforeAll
     static void startCluster() throws IOException {
@@ -40,6 +41,7 @@ class SlurmLaunchTest {
         dir.toFile().setReadable(true, false);
         dir.toFile().setExecutable(true, false);
         jar = LauncherHarness.testJar(dir);
+        agentDirectoriesBefore = agentDirectories();
     }
 
     @AfterAll
@@ -157,6 +159,19 @@ class SlurmLaunchTest {
     private static void assertNothingLeft() {
         waitUntil(Duration.ofSeconds(30), () -> cluster.run(Duration.ofSeconds(10), "squeue", "-h").out().isBlank()
                 && processesOfTheseJobs().isEmpty(), "the jobs' processes to end: " + processesOfTheseJobs());
+        Set<String> left = new TreeSet<>(agentDirectories());
+        left.removeAll(agentDirectoriesBefore);
+        assertEquals(Set.of(), left, "agent directories left behind");
+    }
+
+    /** The agents' directories in the temporary directory (the agents run with the launcher's). */
+    private static Set<String> agentDirectories() {
+        try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return list.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("sperli-agent-"))
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+        } catch (IOException e) {
+            return Set.of();
+        }
     }
 
     private static List<String> processesOfTheseJobs() {

@@ -89,7 +89,11 @@ public final class HostAgent {
         HostAgent agent = new HostAgent(in, System.err, Path.of(System.getProperty("java.io.tmpdir")),
                 pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
         // A SIGTERM to the agent (the operator, Slurm) ends its ranks first; after a normal end there are none left.
-        Runtime.getRuntime().addShutdownHook(new Thread(agent::endAll, "sperli-agent-stop"));
+        // Its directory goes too: scancel ends an agent under Slurm this way, and nothing may stay on the node.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            agent.endAll();
+            agent.removeDirectory();
+        }, "sperli-agent-stop"));
         return agent.run(Arrays.asList(args), out,
                 () -> {
                     // The launcher is gone: nothing would read what the ranks say. End them, then the process.
