@@ -229,7 +229,6 @@ final class JobRunner {
      */
     private static SlurmRanks slurmRanks(Request request, HostPlan plan, RankCommand command, JobJar jar,
                                          LaunchEnvironment environment, Console console) {
-        SlurmRanks.requireMunge();
         SlurmAllocation allocation = request.slurmOrNull();
         List<SlurmAllocation.Node> nodes = allocation.nodes().stream()
                 .filter(n -> plan.entries().stream().anyMatch(e -> e.host().equals(n.address()))).toList();
@@ -319,6 +318,9 @@ final class JobRunner {
         if (waitSeconds != null && (waitSeconds < 1 || waitSeconds > CheckpointSettings.MAX_WAIT_LIMIT.toSeconds())) {
             throw LauncherException.usage("--checkpoint-wait " + waitSeconds + " is not in 1.."
                     + CheckpointSettings.MAX_WAIT_LIMIT.toSeconds() + " seconds");
+        }
+        if (request.slurmOrNull() != null) {
+            SlurmRanks.requireMunge(environment.variables());
         }
         return SshCommand.of(request.ssh().commandOrNull, environment.variables(), request.ssh().acceptNewHostKeys);
     }

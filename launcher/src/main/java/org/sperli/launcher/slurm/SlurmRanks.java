@@ -71,8 +71,8 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
      *
      * @throws LauncherException of exit status 2 naming {@code --launcher ssh}
      */
-    public static void requireMunge() {
-        if (!SlurmTools.mungeWorks()) {
+    public static void requireMunge(Map<String, String> env) {
+        if (!SlurmTools.mungeWorks(env)) {
             throw LauncherException.usage("--launcher slurm: MUNGE does not work here (munge -n | unmunge failed),"
                     + " so no host agent could prove who it is; use --launcher ssh");
         }
@@ -140,7 +140,8 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
                 new CallHomeCheck(ProcessIds.uid(), ProcessIds.gid()));
         try {
             server = CallHomeServer.start(CallHomeTls.create("sperli-launcher " + allocation.jobId(),
-                    clock.instant(), random), expect, new Unmunge("unmunge"), console::note);
+                    clock.instant(), random), expect, new Unmunge(SlurmTools.program("unmunge", environment)),
+                    console::note);
             List<String> nodeHosts = new ArrayList<>();
             for (SlurmAllocation.Node n : jobNodes) {
                 nodeHosts.add(n.name() + "=" + n.address());

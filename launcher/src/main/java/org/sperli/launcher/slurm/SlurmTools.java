@@ -3,6 +3,9 @@ package org.sperli.launcher.slurm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +44,9 @@ final class SlurmTools {
     static Optional<String> output(List<String> argv, String stdinOrNull, Map<String, String> env) {
         Process process;
         try {
-            ProcessBuilder builder = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.DISCARD);
+            List<String> resolved = new ArrayList<>(argv);
+            resolved.set(0, program(argv.get(0), env));
+            ProcessBuilder builder = new ProcessBuilder(resolved).redirectError(ProcessBuilder.Redirect.DISCARD);
             builder.environment().putAll(slurmVariables(env));
             process = builder.start();
         } catch (IOException e) {
@@ -66,6 +71,24 @@ final class SlurmTools {
             process.destroyForcibly();
             return Optional.empty();
         }
+    }
+
+    /**
+     * {@code name} as the launcher's PATH finds it (the launcher's environment may be given to it rather than
+     * inherited), or the bare name when that PATH has no such program or is not set.
+     */
+    static String program(String name, Map<String, String> env) {
+        String path = env.get("PATH");
+        if (path == null) {
+            return name;
+        }
+        for (String dir : path.split(":")) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
+            if (Files.isExecutable(candidate)) {
+                return candidate.toString();
+            }
+        }
+        return name + "-not-on-PATH";
     }
 
     /** Each node's NodeAddr as {@code scontrol show node -o} gives it; empty where scontrol cannot say. */
@@ -93,9 +116,9 @@ final class SlurmTools {
     }
 
     /** Whether MUNGE works here: a credential made and decoded again. */
-    static boolean mungeWorks() {
-        return output(List.of("munge", "-n"), null, Map.of())
-                .flatMap(credential -> output(List.of("unmunge"), credential, Map.of())).isPresent();
+    static boolean mungeWorks(Map<String, String> env) {
+        return output(List.of("munge", "-n"), null, env)
+                .flatMap(credential -> output(List.of("unmunge"), credential, env)).isPresent();
     }
 
     /** The step id of the step named {@code name} of job {@code job}, as squeue lists it, or empty. */

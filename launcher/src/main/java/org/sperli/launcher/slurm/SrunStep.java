@@ -55,7 +55,9 @@ final class SrunStep {
     /** Starts srun; what it and the agents say on stderr (and stdout, where agents say nothing) goes to the console. */
     static SrunStep start(List<String> argv, String name, Map<String, String> env, Console console)
             throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(argv);
+        List<String> resolved = new ArrayList<>(argv);
+        resolved.set(0, SlurmTools.program(argv.get(0), env));
+        ProcessBuilder builder = new ProcessBuilder(resolved);
         builder.environment().putAll(SlurmTools.slurmVariables(env));
         Process process = builder.start();
         process.getOutputStream().close();

@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,7 +68,7 @@ final class MungeDaemon implements AutoCloseable {
 
     /** Whether a credential can be made and decoded on the default socket. */
     static boolean answers() {
-        return SlurmTools.mungeWorks();
+        return SlurmTools.mungeWorks(Map.of());
     }
 
     @Override
