@@ -79,4 +79,24 @@ class ControlStreamDocumentedTest {
                     doc + ": longest description line");
         }
     }
+
+    /** Section 9's worked example: the credential frame is what {@link CallHome} writes and reads back. */
+    @Test
+    void theCallHomeExampleIsWhatCallHomeWritesAndReads() throws IOException {
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        CallHome.writeCredential(frame, "MUNGE:AbC:");
+        String payload = new CallHome.Payload("17", "0", "n2", "0f".repeat(32), "a5".repeat(32)).text();
+        Pattern row = Pattern.compile("^\\| [^|]*`MUNGE:AbC:` \\| `([0-9a-f]{2}(?: [0-9a-f]{2})*)` \\|$",
+                Pattern.MULTILINE);
+        for (String doc : DOCUMENTS) {
+            String text = document(doc);
+            String section = text.substring(text.indexOf("\n## 9."));
+            Matcher m = row.matcher(section);
+            assertTrue(m.find(), doc + ": no credential row in section 9");
+            byte[] bytes = HexFormat.ofDelimiter(" ").parseHex(m.group(1));
+            assertArrayEquals(frame.toByteArray(), bytes, doc + ": credential frame");
+            assertEquals("MUNGE:AbC:", CallHome.readCredential(new java.io.ByteArrayInputStream(bytes)));
+            assertTrue(section.contains("\n" + payload + "\n"), doc + ": the payload of the example");
+        }
+    }
 }
