@@ -134,7 +134,7 @@ final class CallHomeServer implements AutoCloseable {
                 return;
             }
             socket.setSoTimeout(0);
-            socket.setKeepAlive(true);
+            Liveness.watch(socket);
             if (!call.complete(socket)) {
                 refuse(socket, from, "node " + node + " has called home already");
             }
