@@ -31,6 +31,8 @@ final class SlurmCluster implements AutoCloseable {
     private final Path dir;
     private final MungeDaemon munge;
     private final List<Process> daemons = new ArrayList<>();
+    /** Each node's slurmd (its tini when there is one), by node name. */
+    private final Map<String, Process> nodeDaemons = new HashMap<>();
 
     private SlurmCluster(Path dir, MungeDaemon munge) {
         this.dir = dir;
@@ -87,8 +89,38 @@ final class SlurmCluster implements AutoCloseable {
         Files.writeString(conf(), conf);
         daemons.add(daemon(List.of("slurmctld", "-D", "-c", "-f", conf().toString()), "slurmctld"));
         for (String node : NODES) {
-            daemons.add(daemon(List.of("slurmd", "-D", "-f", conf().toString(), "-N", node), "slurmd-" + node));
+            startNode(node);
         }
+        awaitIdle();
+    }
+
+    private void startNode(String node) throws IOException {
+        Process slurmd = daemon(List.of("slurmd", "-D", "-f", conf().toString(), "-N", node), "slurmd-" + node);
+        daemons.add(slurmd);
+        nodeDaemons.put(node, slurmd);
+    }
+
+    /**
+     * Fails {@code node} as a crash would: SIGKILL to its slurmd and to everything under it (its step daemons, which
+     * its tini reaps, and their tasks: the host agent and its ranks), all at once.
+     */
+    void crashNode(String node) {
+        Process slurmd = nodeDaemons.get(node);
+        List<ProcessHandle> all = new ArrayList<>(slurmd.descendants().toList());
+        all.add(slurmd.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        MungeDaemon.waitFor(slurmd, 10_000);
+    }
+
+    /** Starts a crashed node's slurmd again and returns it to service, so that the next test finds four idle nodes. */
+    void restoreNode(String node) throws IOException {
+        daemons.remove(nodeDaemons.get(node));
+        startNode(node);
+        run(Duration.ofSeconds(10), "scontrol", "update", "nodename=" + node, "state=resume");
+        awaitIdle();
+    }
+
+    private void awaitIdle() throws IOException {
         long deadline = System.nanoTime() + UP_BOUND.toNanos();
         String state = "";
         while (System.nanoTime() < deadline) {
@@ -101,7 +133,8 @@ final class SlurmCluster implements AutoCloseable {
             }
             sleep(100);
         }
-        throw new IOException("the nodes are not idle after " + UP_BOUND.toSeconds() + " s (sinfo: '" + state + "')");
+        throw new IOException("the nodes are not idle after " + UP_BOUND.toSeconds() + " s (sinfo: '" + state
+                + "')");
     }
 
     private Process daemon(List<String> command, String name) throws IOException {
