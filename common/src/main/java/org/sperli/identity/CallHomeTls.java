@@ -1,8 +1,6 @@
 package org.sperli.identity;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyStore;
@@ -15,8 +13,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
-import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.sperli.crypto.CertificateBuilder;
@@ -27,8 +24,9 @@ import org.sperli.crypto.Sha256;
  * TLS 1.3 of the host agent's call-home under Slurm ({@code docs/sperli-agent.md} section 9): each side has a
  * self-signed Ed25519 certificate made for this one job. The agent trusts the launcher's certificate only by its
  * SHA-256 fingerprint, given on its command line; the launcher takes any client certificate at the handshake,
- * because the agent's key is judged afterwards by the hash that its MUNGE credential binds. Sockets, not engines:
- * one blocking connection per node carries the control stream, as a pipe does for a local agent.
+ * because the agent's key is judged afterwards by the hash that its MUNGE credential binds. The callers make blocking
+ * sockets of these contexts (one connection per node carries the control stream, as a pipe does for a local agent);
+ * this package does no I/O.
  */
 public final class CallHomeTls {
     /** Longest life of a call-home certificate: the job's, at most. */
@@ -72,31 +70,22 @@ public final class CallHomeTls {
         return HexFormat.of().formatHex(Sha256.of(key.getEncoded()));
     }
 
-    /** A listening socket on {@code address} (port 0: a free one) that asks every client for its certificate. */
-    public SSLServerSocket listen(InetAddress address, int backlog) throws IOException {
-        SSLServerSocket server = (SSLServerSocket) context(new AnyClient()).getServerSocketFactory()
-                .createServerSocket(0, backlog, address);
-        server.setSSLParameters(Tls13Only.restrict(server.getSSLParameters()));
-        return server;
+    /**
+     * The launcher's context: its key and certificate; any single client certificate passes the handshake (the
+     * credential judges the key afterwards).
+     */
+    public SSLContext serverContext() throws IOException {
+        return context(new AnyClient());
     }
 
-    /**
-     * A connection to {@code address}, handshake done, whose server certificate has {@code fingerprintHex}; any
-     * other certificate fails the handshake before a byte of the agent's is sent.
-     */
-    public SSLSocket connect(InetSocketAddress address, String fingerprintHex, Duration timeout) throws IOException {
-        SSLSocket socket = (SSLSocket) context(new Pinned(fingerprintHex)).getSocketFactory().createSocket();
-        try {
-            socket.setSSLParameters(Tls13Only.restrict(socket.getSSLParameters()));
-            socket.connect(address, (int) timeout.toMillis());
-            socket.setSoTimeout((int) timeout.toMillis());
-            socket.startHandshake();
-            socket.setSoTimeout(0);
-            return socket;
-        } catch (IOException e) {
-            socket.close();
-            throw e;
-        }
+    /** An agent's context: its key and certificate; the server's certificate must have {@code fingerprintHex}. */
+    public SSLContext clientContext(String fingerprintHex) throws IOException {
+        return context(new Pinned(fingerprintHex));
+    }
+
+    /** {@code parameters} narrowed to TLS 1.3 with a required client certificate; returns the same object. */
+    public static SSLParameters restrict(SSLParameters parameters) {
+        return Tls13Only.restrict(parameters);
     }
 
     private SSLContext context(X509TrustManager trust) throws IOException {

@@ -1,8 +1,10 @@
 package org.sperli.rankd;
 
 import java.io.InputStream;
+import java.util.Optional;
 import org.sperli.jobspec.RankExit;
 import org.sperli.jvm.Clock;
+import org.sperli.rankd.agent.CallHomeTarget;
 import org.sperli.rankd.agent.HostAgent;
 import org.sperli.transport.LeakDetection;
 import org.sperli.transport.NettyLogging;
@@ -22,8 +24,11 @@ public final class Main {
 
     public static void main(String[] args) {
         if (HostAgent.isAgent(args)) {
-            // The host agent starts and watches ranks; it needs none of a rank's set-up below.
-            System.exit(HostAgent.runThisProcess(args));
+            // The host agent starts and watches ranks; it needs none of a rank's set-up below. Under Slurm it calls
+            // home first (TLS and MUNGE live here, not in the agent's package).
+            Optional<CallHomeTarget> target = HostAgent.callHomeTarget(args, System.getenv());
+            System.exit(target.isPresent() ? AgentCallHome.runAgent(args, target.get())
+                    : HostAgent.runThisProcess(args));
         }
         // Before anything reads java.io.tmpdir: the JDK, Netty and ACCP each keep the value they read first.
         String tmpdirWarning = GivenTmpdir.apply(System.getenv(), System.getProperties());

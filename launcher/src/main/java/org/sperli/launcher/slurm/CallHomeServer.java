@@ -57,7 +57,9 @@ final class CallHomeServer implements AutoCloseable {
     /** Listens on every address of this host on a free port, and accepts from now on. */
     static CallHomeServer start(CallHomeTls tls, Expect expect, Unmunge unmunge, Consumer<String> refused)
             throws IOException {
-        SSLServerSocket socket = tls.listen(InetAddress.getByName("0.0.0.0"), 64);
+        SSLServerSocket socket = (SSLServerSocket) tls.serverContext().getServerSocketFactory()
+                .createServerSocket(0, 64, InetAddress.getByName("0.0.0.0"));
+        socket.setSSLParameters(CallHomeTls.restrict(socket.getSSLParameters()));
         CallHomeServer server = new CallHomeServer(tls, socket, expect, unmunge, refused);
         Thread t = new Thread(server::acceptLoop, "sperli-call-home");
         t.setDaemon(true);

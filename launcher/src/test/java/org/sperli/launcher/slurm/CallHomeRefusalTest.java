@@ -29,6 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.sperli.control.CallHome;
 import org.sperli.identity.CallHomeTls;
+import org.sperli.rankd.AgentCallHome;
 
 /**
  * Each check of the call-home refuses the call-home it is there for, and that call-home gets nothing: its connection
@@ -100,8 +101,8 @@ class CallHomeRefusalTest {
     }
 
     private SSLSocket connect(Agent agent) throws IOException {
-        return agent.tls().connect(new InetSocketAddress("127.0.0.1", server.port()), launcherTls.fingerprintHex(),
-                SHORT);
+        return AgentCallHome.connect(agent.tls(), new InetSocketAddress("127.0.0.1", server.port()),
+                launcherTls.fingerprintHex(), SHORT);
     }
 
     private static String mint(String... args) {
@@ -172,7 +173,7 @@ class CallHomeRefusalTest {
     void anAgentPinningAnotherFingerprintSendsNothing() throws InterruptedException {
         Agent agent = agent();
         CallHomeTls impostor = CallHomeTls.create("impostor", Instant.now(), new SecureRandom());
-        assertThrows(SSLException.class, () -> agent.tls().connect(
+        assertThrows(SSLException.class, () -> AgentCallHome.connect(agent.tls(),
                 new InetSocketAddress("127.0.0.1", server.port()), impostor.fingerprintHex(), SHORT).close());
         assertEquals(Optional.empty(), server.await(NODE, Duration.ofMillis(500)));
     }

@@ -17,16 +17,12 @@ import java.util.Set;
  * NODE=NAME}, the agent takes the one of {@code SLURMD_NODENAME}) and says how to call home ({@code --call-home-port},
  * {@code --launcher-sha256}, {@code --nonce}; {@code docs/sperli-agent.md} section 9).
  */
-record AgentArguments(Set<String> hosts, CallHomeArguments callHomeOrNull) {
+record AgentArguments(Set<String> hosts, CallHomeTarget callHomeOrNull) {
     static final String MODE = "--host-agent";
     static final String USAGE = "usage: sperli-rankd --host-agent --host NAME [--host NAME ...], or under Slurm"
             + " --host-agent --node NODE=NAME ... --call-home-port P --launcher-sha256 HEX --nonce HEX";
     /** The variable that names the node of a Slurm task. */
     static final String NODE_VARIABLE = "SLURMD_NODENAME";
-
-    /** Where and how to call home: the launcher's port, its certificate's SHA-256, its nonce (both hex). */
-    record CallHomeArguments(int port, String launcherSha256, String nonce, String node) {
-    }
 
     AgentArguments {
         hosts = Set.copyOf(hosts);
@@ -95,7 +91,7 @@ record AgentArguments(Set<String> hosts, CallHomeArguments callHomeOrNull) {
         int port = port(callHome.get("--call-home-port"));
         String sha = hex(callHome.get("--launcher-sha256"), "--launcher-sha256", 64);
         String nonce = hex(callHome.get("--nonce"), "--nonce", 64);
-        return new AgentArguments(Set.of(nodes.get(node)), new CallHomeArguments(port, sha, nonce, node));
+        return new AgentArguments(Set.of(nodes.get(node)), new CallHomeTarget(port, sha, nonce, node));
     }
 
     private static int port(String text) {

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,20 +73,23 @@ public final class HostAgent {
 
     /** The agent of this process: its standard streams, the system's temporary directory. */
     public static int runThisProcess(String[] args) {
-        InputStream in = System.in;
-        OutputStream out = new java.io.FileOutputStream(java.io.FileDescriptor.out);
-        AgentArguments parsed = parsedOrNull(args);
-        if (parsed != null && parsed.callHomeOrNull() != null) {
-            try {
-                javax.net.ssl.SSLSocket socket = CallHomeAgent.callHome(parsed.callHomeOrNull(), System.getenv(),
-                        "munge");
-                in = socket.getInputStream();
-                out = socket.getOutputStream();
-            } catch (IOException e) {
-                CallHomeAgent.say(System.err, e.getMessage());
-                return REFUSED;
-            }
+        return runThisProcess(args, System.in, new java.io.FileOutputStream(java.io.FileDescriptor.out));
+    }
+
+    /**
+     * Where this agent calls home, when its command line is the one of an agent under Slurm (section 9 of the
+     * control-stream document); empty for any other, which {@link #runThisProcess} judges.
+     */
+    public static Optional<CallHomeTarget> callHomeTarget(String[] args, Map<String, String> env) {
+        try {
+            return Optional.ofNullable(AgentArguments.parse(Arrays.asList(args), env).callHomeOrNull());
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
+    }
+
+    /** The agent of this process with its control stream on {@code in} and {@code out} (a call-home connection). */
+    public static int runThisProcess(String[] args, InputStream in, OutputStream out) {
         HostAgent agent = new HostAgent(in, System.err, Path.of(System.getProperty("java.io.tmpdir")),
                 pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
         // A SIGTERM to the agent (the operator, Slurm) ends its ranks first; after a normal end there are none left.
@@ -102,15 +106,6 @@ public final class HostAgent {
                     agent.err.flush();
                     Runtime.getRuntime().halt(LAUNCHER_GONE);
                 });
-    }
-
-    /** The arguments, or null when they are refused (then {@link #run} says why). */
-    private static AgentArguments parsedOrNull(String[] args) {
-        try {
-            return AgentArguments.parse(Arrays.asList(args), System.getenv());
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /** Runs the agent to its end and returns its exit status; {@code onBroken} runs when {@code out} fails. */

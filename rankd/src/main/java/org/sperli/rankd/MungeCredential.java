@@ -1,4 +1,4 @@
-package org.sperli.rankd.agent;
+package org.sperli.rankd;
 
 import java.io.IOException;
 import java.io.InputStream;
