@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -30,6 +31,11 @@ import org.sperli.identity.CallHomeTls;
 final class CallHomeServer implements AutoCloseable {
     /** How long one connection has for its handshake and credential: a peer that stalls holds nothing longer. */
     static final Duration CREDENTIAL_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Connections judged at once: each holds a thread and may run unmunge. Far above a step's nodes calling at once,
+     * low enough that a flood of connections cannot exhaust the launcher; one past it is refused at once.
+     */
+    static final int MAX_JUDGED = 256;
 
     /** What a node's call-home must carry, and who judges it. */
     record Expect(String job, Supplier<String> step, String nonceHex, Set<String> nodes, CallHomeCheck check) {
@@ -41,6 +47,7 @@ final class CallHomeServer implements AutoCloseable {
     private final Unmunge unmunge;
     private final Consumer<String> refused;
     private final Map<String, CompletableFuture<SSLSocket>> calls = new ConcurrentHashMap<>();
+    private final Semaphore judging = new Semaphore(MAX_JUDGED);
 
     private CallHomeServer(CallHomeTls tls, SSLServerSocket server, Expect expect, Unmunge unmunge,
                            Consumer<String> refused) {
@@ -104,7 +111,18 @@ final class CallHomeServer implements AutoCloseable {
             } catch (IOException e) {
                 return;
             }
-            Thread t = new Thread(() -> judge(socket), "sperli-call-home-check");
+            if (!judging.tryAcquire()) {
+                refuse(socket, socket.getInetAddress().getHostAddress(), "more than " + MAX_JUDGED
+                        + " call-homes are being checked");
+                continue;
+            }
+            Thread t = new Thread(() -> {
+                try {
+                    judge(socket);
+                } finally {
+                    judging.release();
+                }
+            }, "sperli-call-home-check");
             t.setDaemon(true);
             t.start();
         }
