@@ -62,8 +62,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--launcher", paramLabel = "KIND",
             description = "What starts the ranks' host agents: local (this host), ssh (a login to each host) or slurm"
                     + " (one srun step, one agent per node, each calling home over TLS 1.3 with a MUNGE credential)."
-                    + " Default: slurm inside a Slurm allocation (SLURM_JOB_ID) unless --hosts or --hostfile is given,"
-                    + " else ssh for listed hosts, local for -n N alone. -v says which runs.")
+                    + " Default: slurm inside a Slurm allocation (SLURM_JOB_ID) unless --hosts or --hostfile lists a"
+                    + " host that is no node of it, else ssh for listed hosts, local for -n N alone. -v says which.")
     private LauncherKind launcher;
 
     @Option(names = "--restart-max", paramLabel = "N", defaultValue = "0",
@@ -105,9 +105,10 @@ public final class RunCommand implements Callable<Integer> {
                 environment.terminal(), launch.verbose || environment.debug(),
                 output.timestamps ? new LineTimestamps(environment.clock()) : null);
         Map<String, String> env = environment.variables();
-        LauncherKind kind = LauncherKind.choose(launcher, hosts, env);
+        LauncherKind kind = LauncherKind.choose(launcher, hosts, env,
+                () -> hosts.specs(env).stream().map(HostSpec::host).toList());
         SlurmAllocation slurm = kind == LauncherKind.SLURM ? SlurmAllocation.fromEnvironment(env) : null;
-        SlotFill fill = slurm != null ? SlotFill.all(slurm.specs(ranks, launch.portBase))
+        SlotFill fill = slurm != null ? slurmSlots(slurm, env)
                 : kind == LauncherKind.SSH && hosts == null ? sshInAllocation(env) : slots(env);
         console.detail("launcher: " + kind.word() + (slurm == null ? ""
                 : " (Slurm job " + slurm.jobId() + ", " + slurm.nodes().size() + " nodes; one srun step starts a host"
@@ -115,6 +116,15 @@ public final class RunCommand implements Callable<Integer> {
         JobRunner.Request request = new JobRunner.Request(fill, launch, restartMax, denyHosts, ssh, checkpoint,
                 output, RankExports.of(exports, env), jar, jobArgs, slurm);
         return JobRunner.run(request, environment, parent.jobControl(), console);
+    }
+
+    /** The slots under Slurm: the allocation's, or the listed hosts' (--hosts, --hostfile) on its nodes. */
+    private SlotFill slurmSlots(SlurmAllocation slurm, Map<String, String> env) {
+        if (hosts == null || hosts.source != null) {
+            return SlotFill.all(slurm.specs(ranks, launch.portBase));
+        }
+        List<HostSpec> slots = slurm.within(hosts.specs(env), launch.portBase);
+        return ranks == null ? SlotFill.all(slots) : SlotFill.first(ranks, slots, hosts.source());
     }
 
     /** --launcher ssh inside an allocation without a host option: the allocation's nodes, as --hosts-from slurm. */

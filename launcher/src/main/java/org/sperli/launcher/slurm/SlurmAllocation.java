@@ -78,6 +78,29 @@ public record SlurmAllocation(String jobId, List<Node> nodes) {
         return of(env, names.isEmpty() ? Map.of() : SlurmTools.nodeAddresses(names, env));
     }
 
+    /** The node names of {@code env}'s allocation; empty when it lists none. */
+    public static List<String> nodeNames(Map<String, String> env) {
+        String list = env.get(HostSources.SLURM_NODELIST);
+        return list == null || list.isBlank() ? List.of() : SlurmHostlist.expand(list.strip());
+    }
+
+    /**
+     * {@code listed} ({@code --hosts} or a hostfile within the allocation), each entry's node by its name: its host
+     * becomes the node's address, and a rank without its own port gets one of its own across the allocation, from
+     * {@code portBase}. A host that is no node of the allocation is refused in one line.
+     */
+    public List<HostSpec> within(List<HostSpec> listed, int portBase) {
+        List<HostSpec> specs = new ArrayList<>();
+        for (HostSpec spec : listed) {
+            Node node = nodes.stream().filter(n -> n.name().equals(spec.host())).findFirst().orElseThrow(() ->
+                    LauncherException.usage(spec.origin() + ": '" + spec.host() + "' is no node of Slurm job "
+                            + jobId + " (" + nodes.stream().map(Node::name).toList() + "), or use --launcher ssh"));
+            int port = spec.hasPort() ? spec.port() : portBase + specs.size();
+            specs.add(new HostSpec(node.address(), port, spec.origin()));
+        }
+        return specs;
+    }
+
     /** The node whose ranks are reached at {@code address}, or null. */
     public Node nodeAt(String address) {
         return nodes.stream().filter(n -> n.address().equals(address)).findFirst().orElse(null);

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,17 +45,20 @@ class SlurmLauncherChoiceTest {
     }
 
     @Test
-    void insideAnAllocationSlurmIsTheDefaultUnlessHostsAreListed() {
+    void insideAnAllocationSlurmIsTheDefaultUnlessHostsBeyondItAreListed() {
         HostOptions listed = new HostOptions();
         listed.list = "a,b";
         HostOptions fromSlurm = new HostOptions();
         fromSlurm.source = HostOptions.Source.SLURM;
-        assertEquals(LauncherKind.SLURM, LauncherKind.choose(null, null, ALLOCATION));
-        assertEquals(LauncherKind.SLURM, LauncherKind.choose(null, fromSlurm, ALLOCATION));
-        assertEquals(LauncherKind.SSH, LauncherKind.choose(null, listed, ALLOCATION));
-        assertEquals(LauncherKind.LOCAL, LauncherKind.choose(null, null, Map.of()));
-        assertEquals(LauncherKind.SSH, LauncherKind.choose(null, fromSlurm, Map.of()));
-        assertEquals(LauncherKind.LOCAL, LauncherKind.choose(LauncherKind.LOCAL, null, ALLOCATION));
+        Supplier<List<String>> others = () -> List.of("a", "b");
+        Supplier<List<String>> nodes = () -> List.of("n2", "n1", "n2");
+        assertEquals(LauncherKind.SLURM, LauncherKind.choose(null, null, ALLOCATION, List::of));
+        assertEquals(LauncherKind.SLURM, LauncherKind.choose(null, fromSlurm, ALLOCATION, List::of));
+        assertEquals(LauncherKind.SLURM, LauncherKind.choose(null, listed, ALLOCATION, nodes));
+        assertEquals(LauncherKind.SSH, LauncherKind.choose(null, listed, ALLOCATION, others));
+        assertEquals(LauncherKind.LOCAL, LauncherKind.choose(null, null, Map.of(), List::of));
+        assertEquals(LauncherKind.SSH, LauncherKind.choose(null, fromSlurm, Map.of(), List::of));
+        assertEquals(LauncherKind.LOCAL, LauncherKind.choose(LauncherKind.LOCAL, null, ALLOCATION, List::of));
     }
 
     @Test
@@ -73,10 +78,10 @@ class SlurmLauncherChoiceTest {
     }
 
     @Test
-    void launcherSlurmWithListedHostsIsOneLine() throws IOException {
+    void launcherSlurmWithAHostBeyondTheAllocationIsOneLine() throws IOException {
         Path jar = LauncherHarness.testJar(dir);
-        assertUsage(run(ALLOCATION, "run", "--launcher", "slurm", "--hosts", "a,b", jar.toString()),
-                "--launcher slurm takes its nodes from the allocation");
+        assertUsage(run(ALLOCATION, "run", "--launcher", "slurm", "--hosts", "n1,b", jar.toString()),
+                "'b' is no node of Slurm job 77");
     }
 
     @Test

@@ -59,4 +59,15 @@ class SlurmAllocationTest {
         assertThrows(LauncherException.class, () -> a.specs(0, 100));
         assertThrows(LauncherException.class, () -> a.specs(Integer.MAX_VALUE, 100));
     }
+
+    @Test
+    void listedHostsWithinTheAllocationGetTheirNodesAddresses() {
+        SlurmAllocation a = SlurmAllocation.of(ENV, Map.of("n2", "10.0.0.2"));
+        List<HostSpec> listed = List.of(new HostSpec("n2", HostSpec.NO_PORT, "--hosts entry 1"),
+                new HostSpec("n2", HostSpec.NO_PORT, "--hosts entry 1"), new HostSpec("n3", 700, "--hosts entry 2"));
+        assertEquals(List.of("10.0.0.2:100", "10.0.0.2:101", "n3:700"), hosts(a.within(listed, 100)));
+        LauncherException e = assertThrows(LauncherException.class, () -> a.within(
+                List.of(new HostSpec("n9", HostSpec.NO_PORT, "--hosts entry 1")), 100));
+        assertTrue(e.getMessage().contains("'n9' is no node of Slurm job 12"), e.getMessage());
+    }
 }

@@ -103,6 +103,20 @@ class SlurmLaunchTest {
     }
 
     @Test
+    void hostsListedWithinTheAllocationRunThereThroughSlurm() throws IOException {
+        int base = LauncherHarness.freePortRange(3);
+        List<String> argv = new ArrayList<>(List.of(SlurmCluster.path("salloc"), "-N", "2"));
+        argv.addAll(sperli("run", "-v", "--hosts", "n2/2,n1", "--port-base", Integer.toString(base), jar.toString(),
+                "ring"));
+        SlurmCluster.Result r = cluster.run(JOB_BOUND, rankOptions(), argv);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("launcher: slurm"), r.err());
+        assertTrue(r.err().contains("rank 0 on Slurm node n2") && r.err().contains("rank 2 on Slurm node n1"),
+                r.err());
+        assertNothingLeft();
+    }
+
+    @Test
     void anSbatchScriptRunsTheJobAsWithMpirun() throws IOException {
         int base = LauncherHarness.freePortRange(4);
         Path script = dir.resolve("job.sh");
