@@ -98,6 +98,21 @@ final class FullDisk extends FileSystemProvider {
         return p == null ? null : new OnDisk(p);
     }
 
+    /** The paths of {@code paths}, each on this file system. */
+    Iterator<Path> wrapped(Iterator<Path> paths) {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return paths.hasNext();
+            }
+
+            @Override
+            public Path next() {
+                return wrap(paths.next());
+            }
+        };
+    }
+
     Path unwrap(Path p) {
         if (p instanceof OnDisk on) {
             return on.path;
@@ -147,18 +162,7 @@ final class FullDisk extends FileSystemProvider {
         return new DirectoryStream<>() {
             @Override
             public Iterator<Path> iterator() {
-                Iterator<Path> it = entries.iterator();
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return it.hasNext();
-                    }
-
-                    @Override
-                    public Path next() {
-                        return wrap(it.next());
-                    }
-                };
+                return wrapped(entries.iterator());
             }
 
             @Override
@@ -379,20 +383,7 @@ final class FullDisk extends FileSystemProvider {
 
         @Override
         public Iterable<Path> getRootDirectories() {
-            return () -> {
-                Iterator<Path> it = baseSystem.getRootDirectories().iterator();
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return it.hasNext();
-                    }
-
-                    @Override
-                    public Path next() {
-                        return wrap(it.next());
-                    }
-                };
-            };
+            return () -> wrapped(baseSystem.getRootDirectories().iterator());
         }
 
         @Override
