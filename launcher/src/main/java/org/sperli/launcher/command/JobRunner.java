@@ -124,6 +124,7 @@ final class JobRunner {
         JobSupervisor supervisor = new JobSupervisor(plan, kit, policy, request.restartMax(), request.forceSsh(),
                 local, remote.starter(), console, timeline, clock, history);
         control.register(supervisor);
+        remote.onCancelled(supervisor::stop);
         JobSupervisor.Result result = null;
         Throwable failure = null;
         try {
@@ -211,6 +212,13 @@ final class JobRunner {
 
         RankStarter starter() {
             return slurm != null ? slurm : ssh;
+        }
+
+        /** Under Slurm: a cancelled step or job stops {@code stop}'s job as the operator's stop. */
+        void onCancelled(Runnable stop) {
+            if (slurm != null) {
+                slurm.onCancelled(stop);
+            }
         }
 
         void close() {

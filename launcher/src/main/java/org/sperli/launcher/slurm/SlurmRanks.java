@@ -51,6 +51,8 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
     private CallHomeServer server;
     private SrunStep step;
     private boolean closed;
+    /** What ends the job as the operator's stop when Slurm cancels it ({@link #onCancelled}). */
+    private volatile Runnable stop = () -> { };
 
     public SlurmRanks(SlurmAllocation allocation, List<SlurmAllocation.Node> jobNodes, RankCommand command, JobJar jar,
                       List<String> jobArgs, Path denyFileOrNull, Map<String, String> environment, Console console,
@@ -76,6 +78,14 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
             throw LauncherException.usage("--launcher slurm: MUNGE does not work here (munge -n | unmunge failed),"
                     + " so no host agent could prove who it is; use --launcher ssh");
         }
+    }
+
+    /**
+     * {@code stopJob} runs when Slurm cancels the agents' step or the job (scancel, a revoked allocation): the launcher
+     * then stops the job as on SIGTERM, so that it ends as stopped (exit status 143), not as failed ranks.
+     */
+    public void onCancelled(Runnable stopJob) {
+        this.stop = stopJob;
     }
 
     @Override
@@ -149,7 +159,7 @@ public final class SlurmRanks implements RankStarter, AutoCloseable {
             List<String> argv = SrunStep.argv(jobNodes.stream().map(SlurmAllocation.Node::name).toList(), name,
                     server.port(), server.fingerprintHex(), nonceHex, nodeHosts);
             console.detail("one srun step starts the host agents: " + String.join(" ", argv));
-            step = SrunStep.start(argv, name, environment, console);
+            step = SrunStep.start(argv, name, environment, console, () -> stop.run());
         } catch (IOException e) {
             throw LauncherException.startFailed("cannot start the host agents with srun: " + e.getMessage(), e);
         }

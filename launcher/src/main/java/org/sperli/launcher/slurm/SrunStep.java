@@ -1,6 +1,10 @@
 package org.sperli.launcher.slurm;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +32,8 @@ import org.sperli.launcher.report.Console;
 final class SrunStep {
     /** After SIGTERM, how long srun has to end its tasks (Slurm's KillWait is 30 s by default; srun's own wait). */
     static final Duration END_WAIT = Duration.ofSeconds(10);
+    /** The longest srun line passed on; the rest of a longer one is cut. */
+    static final int MAX_LINE = 1000;
 
     private final Process process;
     private final String name;
@@ -53,17 +59,48 @@ final class SrunStep {
     }
 
     /** Starts srun; what it and the agents say on stderr (and stdout, where agents say nothing) goes to the console. */
-    static SrunStep start(List<String> argv, String name, Map<String, String> env, Console console)
-            throws IOException {
+    static SrunStep start(List<String> argv, String name, Map<String, String> env, Console console,
+                          Runnable onCancelled) throws IOException {
         List<String> resolved = new ArrayList<>(argv);
         resolved.set(0, SlurmTools.program(argv.get(0), env));
         ProcessBuilder builder = new ProcessBuilder(resolved);
         builder.environment().putAll(SlurmTools.slurmVariables(env));
         Process process = builder.start();
         process.getOutputStream().close();
-        AgentLines.pump(process.getErrorStream(), "srun", console);
+        pumpWatchingForCancel(process.getErrorStream(), console, onCancelled);
         AgentLines.pump(process.getInputStream(), "srun", console);
         return new SrunStep(process, name);
+    }
+
+    /**
+     * Passes srun's lines (its own and the agents' standard error) to the console, and runs {@code onCancelled} when
+     * Slurm says that the step or the job was cancelled (scancel, the allocation revoked, a time limit): that is the
+     * operator's stop, as SIGTERM to the launcher is, not a failure to restart from. A node failure is not a stop.
+     */
+    private static void pumpWatchingForCancel(InputStream stderr, Console console, Runnable onCancelled) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(stderr, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                    if (isCancel(line)) {
+                        onCancelled.run();
+                    }
+                    console.note("srun: " + (line.length() > MAX_LINE ? line.substring(0, MAX_LINE) + "..." : line));
+                }
+            } catch (IOException e) {
+                // srun is gone; its end says the rest.
+            }
+        }, "sperli-srun-stderr");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** slurmstepd's {@code *** STEP 17.0 ON n1 CANCELLED AT ... ***} (or JOB), unless due to a node failure. */
+    static boolean isCancel(String line) {
+        return line.contains("***") && line.contains(" CANCELLED AT ") && !line.contains("NODE FAILURE");
     }
 
     String name() {

@@ -144,7 +144,7 @@ class SlurmLaunchTest {
     }
 
     @Test
-    void scancelEndsEveryRankOnEveryNode() throws Exception {
+    void scancelStopsEveryRankOnEveryNodeAndTheLauncherExits143() throws Exception {
         int base = LauncherHarness.freePortRange(4);
         Path out = dir.resolve("wait.out");
         Path err = dir.resolve("wait.err");
@@ -160,6 +160,8 @@ class SlurmLaunchTest {
                     .strip();
             assertEquals(0, cluster.run(Duration.ofSeconds(10), "scancel", job).exit());
             waitUntil(Duration.ofSeconds(60), () -> !salloc.isAlive(), "salloc to end after scancel");
+            String said = Files.readString(err);
+            assertTrue(said.contains("stopped by the operator") && said.contains("exit status 143"), said);
             assertNothingLeft();
         } finally {
             salloc.descendants().forEach(ProcessHandle::destroyForcibly);
