@@ -169,6 +169,31 @@ class SlurmLaunchTest {
         }
     }
 
+    /** The call-home connection is an agent's standard input: its end (the launcher killed) ends the node's ranks. */
+    @Test
+    void theLaunchersEndEndsEveryNodesRanksAsTheEndOfStdinDoes() throws Exception {
+        int base = LauncherHarness.freePortRange(4);
+        Path out = dir.resolve("launcher-killed.out");
+        List<String> argv = new ArrayList<>(List.of(SlurmCluster.path("salloc"), "-N", "2"));
+        argv.addAll(sperli("run", "-n", "4", "--port-base", Integer.toString(base), jar.toString(), "wait"));
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectOutput(out.toFile())
+                .redirectError(dir.resolve("launcher-killed.err").toFile());
+        builder.environment().putAll(cluster.env());
+        builder.environment().putAll(rankOptions());
+        Process salloc = builder.start();
+        try {
+            waitUntil(JOB_BOUND, () -> count(out, "waiting") == 4, "four ranks waiting");
+            ProcessHandle launcher = salloc.descendants()
+                    .filter(p -> p.info().commandLine().orElse("").contains(Main.class.getName())).findFirst()
+                    .orElseThrow(() -> new AssertionError("no launcher under salloc"));
+            launcher.destroyForcibly();
+            assertNothingLeft();
+        } finally {
+            salloc.descendants().forEach(ProcessHandle::destroyForcibly);
+            salloc.destroyForcibly();
+        }
+    }
+
     @Test
     void aCheckpointedJobResumesOnTheOtherNodeWhenAnAgentIsKilled() throws Exception {
         resumesOnTheOtherNodeAfter(agent -> agent.destroyForcibly(), "agent-killed");
