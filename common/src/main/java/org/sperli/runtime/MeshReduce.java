@@ -124,8 +124,8 @@ final class MeshReduce {
             try (Incoming in = port.receive(r, call, phase)) {
                 if (in.data().remaining() != end - start) {
                     throw port.endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1618, call, "contribution of rank "
-                            + r + " has length=" + in.data().remaining() + " in segment " + k + ", owner's "
-                            + (end - start));
+                            + r + " has length=" + in.data().remaining() + (phase == TOWARD_ROOT ? ", root's "
+                            : " in segment " + k + ", owner's ") + (end - start));
                 }
                 fold(acc, in.data(), r, type, op);
                 in.recycleOnClose();
