@@ -27,6 +27,8 @@ final class MemoryPorts {
     /** queues[from][to]. */
     private final List<List<BlockingQueue<byte[]>>> queues = new ArrayList<>();
     final List<String> aborts = Collections.synchronizedList(new ArrayList<>());
+    /** Each rank's sends in order, as from&gt;to:phase:length (the vectors' schedule records). */
+    private final List<List<String>> sent = new ArrayList<>();
 
     MemoryPorts(int size) {
         this.size = size;
@@ -36,7 +38,15 @@ final class MemoryPorts {
                 row.add(new LinkedBlockingQueue<>());
             }
             queues.add(row);
+            sent.add(Collections.synchronizedList(new ArrayList<>()));
         }
+    }
+
+    /** Every frame sent, the ranks in ascending order, each rank's in the order it sent them. */
+    String sent() {
+        List<String> all = new ArrayList<>();
+        sent.forEach(all::addAll);
+        return String.join(" ", all);
     }
 
     CollectivePort port(int rank) {
@@ -107,6 +117,7 @@ final class MemoryPorts {
             if (dest == rank || dest < 0 || dest >= size) {
                 throw new AssertionError("rank " + rank + " sends to " + dest);
             }
+            sent.get(rank).add(rank + ">" + dest + ":" + header.phase() + ":" + data.remaining());
             queues.get(rank).get(dest).add(frame(header, data));
         }
 
