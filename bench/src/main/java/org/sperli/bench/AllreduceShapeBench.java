@@ -7,17 +7,17 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.BiFunction;
 import org.sperli.Communicator;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.crypto.CryptoEngine;
+import org.sperli.runtime.CollectiveShape;
 
 /**
- * Where the CPU of an allreduce goes, rank by rank: the star that protocol section 7.4 prescribes against the
- * {@link MeshAllreduceSketch}, which spreads the same work over every rank: {@code scripts/bench allreduceshape
- * [rounds]}. Every rank is a thread of this JVM (an {@link InProcessJob}), each measuring its own thread's CPU over
- * the timed calls; rank 0 also measures the wall time and the CPU of the whole process.
+ * Where the CPU of an allreduce goes, rank by rank: a job whose ranks run the star of protocol section 7.4 against
+ * one whose ranks run the mesh of section 7.4.1 (feature bit 1), which spreads the same work over every rank:
+ * {@code scripts/bench allreduceshape [rounds]}. Every rank is a thread of this JVM (an {@link InProcessJob}), each
+ * measuring its own thread's CPU over the timed calls; rank 0 also measures the wall time and the CPU of the whole process.
  *
  * <p>Why: on a machine with fewer cores than ranks the wall time of a call follows the CPU of all ranks together, and
  * on a machine with a core per rank it follows the CPU of the busiest rank, which has to do its part alone. The
@@ -38,26 +38,23 @@ public final class AllreduceShapeBench {
     private static final Duration LIMIT = Duration.ofSeconds(300);
     private static final List<Integer> RANKS = List.of(4, 8);
 
-    /** One allreduce of this shape. */
-    private enum Shape {
-        STAR((comm, data) -> comm.allreduce(data, ElementType.F64, ReduceOp.SUM)),
-        MESH((comm, data) -> MeshAllreduceSketch.allreduce(comm, data, ElementType.F64, ReduceOp.SUM));
-
-        private final BiFunction<Communicator, byte[], byte[]> call;
-
-        Shape(BiFunction<Communicator, byte[], byte[]> call) {
-            this.call = call;
-        }
-
+    /**
+     * Medians over the timed rounds: rank 0's wall and process CPU, every rank's own thread CPU, ms per call; and
+     * the hash of every rank's result bits, which the star and the mesh must share.
+     */
+    private record Row(CollectiveShape shape, int ranks, double wallMs, double processCpuMs, double[] threadCpuMs,
+                       List<Integer> results) {
         String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return shape.name().toLowerCase(Locale.ROOT);
         }
-    }
 
-    /** Medians over the timed rounds: rank 0's wall and process CPU, every rank's own thread CPU, ms per call. */
-    private record Row(Shape shape, int ranks, double wallMs, double processCpuMs, double[] threadCpuMs) {
         double busiestMs() {
             return Arrays.stream(threadCpuMs).max().orElse(Double.NaN);
+        }
+
+        /** The busiest rank's CPU over the mean of all ranks': 1 when the work is spread evenly. */
+        double busiestOverMean() {
+            return busiestMs() / Arrays.stream(threadCpuMs).average().orElse(Double.NaN);
         }
 
         double othersMs() {
@@ -78,39 +75,44 @@ public final class AllreduceShapeBench {
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), DATA_BYTES, rounds,
                 CALLS);
         out.println(CryptoEngine.select(null, System.getenv()).note());
-        out.println("star: protocol section 7.4 (rank 0 folds every contribution and sends every result); mesh: a"
-                + " sketch on the public API (reduce-scatter, fold in rank order, allgather), same result bytes");
+        out.println("star: protocol section 7.4 (rank 0 folds every contribution and sends every result); mesh:"
+                + " section 7.4.1 (segments to their owners, fold in rank order, allgather), same result bytes");
         out.printf(Locale.ROOT, "%-6s %5s %12s %16s %18s %14s %16s%n", "shape", "ranks", "wall ms/call",
                 "CPU ms/call, all", "busiest rank ms/c", "rank 0 ms/c", "other ranks ms/c");
         for (int ranks : RANKS) {
-            Row star = measure(Shape.STAR, ranks, rounds);
-            Row mesh = measure(Shape.MESH, ranks, rounds);
+            Row star = measure(CollectiveShape.STAR, ranks, rounds);
+            Row mesh = measure(CollectiveShape.MESH, ranks, rounds);
+            if (!star.results().equals(mesh.results())) {
+                throw new IllegalStateException(ranks + " ranks: the mesh's results differ from the star's");
+            }
             for (Row row : List.of(star, mesh)) {
-                out.printf(Locale.ROOT, "%-6s %5d %12.3f %16.3f %18.3f %14.3f %16.3f%n", row.shape().label(),
+                out.printf(Locale.ROOT, "%-6s %5d %12.3f %16.3f %18.3f %14.3f %16.3f%n", row.label(),
                         row.ranks(), row.wallMs(), row.processCpuMs(), row.busiestMs(), row.threadCpuMs()[0],
                         row.othersMs());
             }
             out.printf(Locale.ROOT, "  %d ranks, mesh / star: busiest rank %.2f (a call's floor with a core per rank),"
                     + " CPU in all %.2f, wall here %.2f%n", ranks, mesh.busiestMs() / star.busiestMs(),
                     mesh.processCpuMs() / star.processCpuMs(), mesh.wallMs() / star.wallMs());
+            out.printf(Locale.ROOT, "  %d ranks, busiest rank's CPU / mean of the ranks: star %.2f, mesh %.2f%n", ranks,
+                    star.busiestOverMean(), mesh.busiestOverMean());
         }
     }
 
-    private static Row measure(Shape shape, int ranks, int rounds) {
-        List<double[]> perRank = new InProcessJob(ranks).run(LIMIT, comm -> timed(comm, shape, rounds));
+    private static Row measure(CollectiveShape shape, int ranks, int rounds) {
+        List<double[]> perRank = new InProcessJob(ranks).collectives(shape).run(LIMIT, comm -> timed(comm, rounds));
         double[] threadCpu = perRank.stream().mapToDouble(r -> r[1]).toArray();
-        return new Row(shape, ranks, perRank.get(0)[0], perRank.get(0)[2], threadCpu);
+        return new Row(shape, ranks, perRank.get(0)[0], perRank.get(0)[2], threadCpu,
+                perRank.stream().map(r -> (int) r[3]).toList());
     }
 
-    /** This rank's medians: wall ms per call, its thread's CPU ms per call, the process's CPU ms per call. */
-    private static double[] timed(Communicator comm, Shape shape, int rounds) {
+    /**
+     * This rank's medians: wall ms per call, its thread's CPU ms per call, the process's CPU ms per call; and the
+     * hash of its result's bits.
+     */
+    private static double[] timed(Communicator comm, int rounds) {
         byte[] data = CollectivesBench.f64(DATA_BYTES, comm.rank());
-        byte[] star = Shape.STAR.call.apply(comm, data);
-        if (!Arrays.equals(star, Shape.MESH.call.apply(comm, data))) {
-            throw new IllegalStateException("rank " + comm.rank() + ": the mesh sketch's result differs from the"
-                    + " star's");
-        }
-        new WarmUp(WARM_UP_NS, LONGEST_WARM_UP_NS).run(comm, () -> calls(comm, shape, data));
+        int result = Arrays.hashCode(allreduce(comm, data));
+        new WarmUp(WARM_UP_NS, LONGEST_WARM_UP_NS).run(comm, () -> calls(comm, data));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -122,18 +124,23 @@ public final class AllreduceShapeBench {
             long t0 = System.nanoTime();
             long process0 = os.getProcessCpuTime();
             long thread0 = threads.getCurrentThreadCpuTime();
-            calls(comm, shape, data);
+            calls(comm, data);
             threadCpu[i] = (threads.getCurrentThreadCpuTime() - thread0) / 1e6 / CALLS;
             comm.barrier();
             wall[i] = (System.nanoTime() - t0) / 1e6 / CALLS;
             processCpu[i] = (os.getProcessCpuTime() - process0) / 1e6 / CALLS;
         }
-        return new double[] {LaunchBench.median(wall), LaunchBench.median(threadCpu), LaunchBench.median(processCpu)};
+        return new double[] {LaunchBench.median(wall), LaunchBench.median(threadCpu), LaunchBench.median(processCpu),
+            result};
     }
 
-    private static void calls(Communicator comm, Shape shape, byte[] data) {
+    private static void calls(Communicator comm, byte[] data) {
         for (int i = 0; i < CALLS; i++) {
-            shape.call.apply(comm, data);
+            allreduce(comm, data);
         }
+    }
+
+    private static byte[] allreduce(Communicator comm, byte[] data) {
+        return comm.allreduce(data, ElementType.F64, ReduceOp.SUM);
     }
 }
