@@ -49,6 +49,12 @@ interface CollectivePort {
         /** The data after the collective header; its array may be the frame's own. */
         ByteBuffer data();
 
+        /**
+         * The data as an array for the caller to keep: the frame's own array when it has one (large data), handed
+         * over without a copy, else a copy.
+         */
+        byte[] toArray();
+
         /** The data was only read: its array may serve later frames once this closes. */
         void recycleOnClose();
 

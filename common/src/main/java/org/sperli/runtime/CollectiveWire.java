@@ -72,7 +72,8 @@ final class CollectiveWire {
          * The data as an array for the caller to keep: the frame's own data array when there is one, handed over
          * without a copy, or else a copy (data under 64 KiB, which shares a buffer with other frames).
          */
-        byte[] toArray() {
+        @Override
+        public byte[] toArray() {
             if (recycle) {
                 throw new IllegalStateException("the data array is being given back");
             }

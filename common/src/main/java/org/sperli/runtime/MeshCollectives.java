@@ -72,9 +72,7 @@ final class MeshCollectives {
         Incoming first = port.receiveEither(root, call, FROM_ROOT, PIECE_FROM_ROOT);
         if (first.phase() == FROM_ROOT) {
             try (first) {
-                byte[] out = new byte[first.data().remaining()];
-                first.data().duplicate().get(out);
-                return out;
+                return first.toArray();
             }
         }
         return assemble(call, first);

@@ -42,16 +42,23 @@ final class MeshReduce {
                 return null;
             }
             byte[] out = new byte[data.length];
-            foldInto(call, out, 0, data, TOWARD_ROOT);
+            foldInto(call, ByteBuffer.wrap(out), 0, data.length, data, TOWARD_ROOT);
             return out;
         }
-        byte[] out = foldOwnSegment(call, data);
+        sendSegments(call, data);
         int own = port.rank();
+        int start = start(call, own, data.length);
+        int end = start(call, own + 1, data.length);
         if (own != root) {
-            port.send(root, call.header(FROM_OWNER), segment(call, out, own));
+            // Only the root assembles a result: the others keep their own segment alone.
+            ByteBuffer folded = ByteBuffer.allocate(end - start);
+            foldInto(call, folded, start, end, data, TO_OWNER);
+            port.send(root, call.header(FROM_OWNER), folded);
             port.awaitSends();
             return null;
         }
+        byte[] out = new byte[data.length];
+        foldInto(call, ByteBuffer.wrap(out, start, end - start).slice(), start, end, data, TO_OWNER);
         collectSegments(call, out);
         port.awaitSends();
         return out;
@@ -66,14 +73,18 @@ final class MeshReduce {
                 port.send(0, call.header(TOWARD_ROOT), ByteBuffer.wrap(data));
             } else {
                 out = new byte[data.length];
-                foldInto(call, out, 0, data, TOWARD_ROOT);
+                foldInto(call, ByteBuffer.wrap(out), 0, data.length, data, TOWARD_ROOT);
             }
             out = treeDown(call, out, data.length);
             port.awaitSends();
             return out;
         }
-        byte[] out = foldOwnSegment(call, data);
-        ByteBuffer own = segment(call, out, port.rank());
+        sendSegments(call, data);
+        byte[] out = new byte[data.length];
+        int start = start(call, port.rank(), data.length);
+        int end = start(call, port.rank() + 1, data.length);
+        ByteBuffer own = ByteBuffer.wrap(out, start, end - start).slice();
+        foldInto(call, own, start, end, data, TO_OWNER);
         for (int k = 0; k < port.size(); k++) {
             if (k != port.rank()) {
                 port.send(k, call.header(FROM_OWNER), own);
@@ -84,38 +95,26 @@ final class MeshReduce {
         return out;
     }
 
-    /**
-     * Phase 2: segment k of {@code data} to every other rank k, then this rank's own segment folded into the result
-     * array, which the other segments fill later.
-     */
-    private byte[] foldOwnSegment(CollectiveCall call, byte[] data) {
-        int width = ElementType.ofCode(call.elementType()).width();
-        int size = port.size();
-        for (int k = 0; k < size; k++) {
+    /** Phase 2: segment k of {@code data} to every other rank k, k ascending, sent from the caller's array. */
+    private void sendSegments(CollectiveCall call, byte[] data) {
+        for (int k = 0; k < port.size(); k++) {
             if (k != port.rank()) {
-                int start = MeshSchedule.segmentStart(k, data.length, width, size);
-                int end = MeshSchedule.segmentStart(k + 1, data.length, width, size);
-                port.send(k, call.header(TO_OWNER), ByteBuffer.wrap(data, start, end - start));
+                int start = start(call, k, data.length);
+                port.send(k, call.header(TO_OWNER), ByteBuffer.wrap(data, start, start(call, k + 1, data.length)
+                        - start));
             }
         }
-        byte[] out = new byte[data.length];
-        foldInto(call, out, port.rank(), data, TO_OWNER);
-        return out;
     }
 
     /**
-     * The owner's fold of segment {@code k} (the whole data when not segmented): contributions taken in ascending
-     * rank order, its own in its rank's place; the first is copied into {@code out}, each next one folded into it
-     * as the right operand. A contribution of another length than the owner's segment ends the job as in the star:
-     * ABORT reason 3 with code 1618.
+     * The owner's fold of the bytes {@code start..end} of the data (its segment, or the whole data when not
+     * segmented) into {@code acc}: contributions taken in ascending rank order, its own in its rank's place; the
+     * first is copied into {@code acc}, each next one folded into it as the right operand. A contribution of another
+     * length than the owner's ends the job as in the star: ABORT reason 3 with code 1618.
      */
-    private void foldInto(CollectiveCall call, byte[] out, int k, byte[] own, int phase) {
+    private void foldInto(CollectiveCall call, ByteBuffer acc, int start, int end, byte[] own, int phase) {
         ElementType type = ElementType.ofCode(call.elementType());
         ReduceOp op = ReduceOp.ofCode(call.reduceOp());
-        int start = phase == TOWARD_ROOT ? 0 : MeshSchedule.segmentStart(k, own.length, type.width(), port.size());
-        int end = phase == TOWARD_ROOT ? own.length
-                : MeshSchedule.segmentStart(k + 1, own.length, type.width(), port.size());
-        ByteBuffer acc = ByteBuffer.wrap(out, start, end - start).slice();
         for (int r = 0; r < port.size(); r++) {
             if (r == port.rank()) {
                 fold(acc, ByteBuffer.wrap(own, start, end - start).slice(), r, type, op);
@@ -125,7 +124,7 @@ final class MeshReduce {
                 if (in.data().remaining() != end - start) {
                     throw port.endJob(Abort.Reason.COLLECTIVE_MISMATCH, ErrorCode.H1618, call, "contribution of rank "
                             + r + " has length=" + in.data().remaining() + (phase == TOWARD_ROOT ? ", root's "
-                            : " in segment " + k + ", owner's ") + (end - start));
+                            : " in segment " + port.rank() + ", owner's ") + (end - start));
                 }
                 fold(acc, in.data(), r, type, op);
                 in.recycleOnClose();
@@ -161,10 +160,13 @@ final class MeshReduce {
 
     /** Segment {@code k} of the result, whose bounds are those of the data (of the same length). */
     private ByteBuffer segment(CollectiveCall call, byte[] out, int k) {
-        int width = ElementType.ofCode(call.elementType()).width();
-        int start = MeshSchedule.segmentStart(k, out.length, width, port.size());
-        int end = MeshSchedule.segmentStart(k + 1, out.length, width, port.size());
-        return ByteBuffer.wrap(out, start, end - start).slice();
+        int start = start(call, k, out.length);
+        return ByteBuffer.wrap(out, start, start(call, k + 1, out.length) - start).slice();
+    }
+
+    /** The first byte of segment {@code k} of {@code bytes} of the call's elements. */
+    private int start(CollectiveCall call, int k, int bytes) {
+        return MeshSchedule.segmentStart(k, bytes, ElementType.ofCode(call.elementType()).width(), port.size());
     }
 
     /**
@@ -183,9 +185,7 @@ final class MeshReduce {
                     throw port.mismatch(call, parent, "result length=" + in.data().remaining() + ", contribution "
                             + length);
                 }
-                out = new byte[length];
-                in.data().duplicate().get(out);
-                in.recycleOnClose();
+                out = in.toArray();
             }
         }
         for (int m = MeshSchedule.childMask(rank, 0, size) >> 1; m > 0; m >>= 1) {

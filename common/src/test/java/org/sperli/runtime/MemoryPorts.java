@@ -167,6 +167,13 @@ final class MemoryPorts {
                 }
 
                 @Override
+                public byte[] toArray() {
+                    byte[] out = new byte[data.remaining()];
+                    data.duplicate().get(out);
+                    return out;
+                }
+
+                @Override
                 public void recycleOnClose() {
                 }
 
