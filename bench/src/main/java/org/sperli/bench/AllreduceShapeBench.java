@@ -15,9 +15,9 @@ import org.sperli.crypto.CryptoEngine;
 import org.sperli.runtime.CollectiveShape;
 
 /**
- * Where the CPU of an allreduce (and of a bcast of 16 MiB) goes, rank by rank: a job whose ranks run the star of protocol section 7.4 against
- * one whose ranks run the mesh of section 7.4.1 (feature bit 1), which spreads the same work over every rank:
- * {@code scripts/bench allreduceshape [rounds]}. Every rank is a thread of this JVM (an {@link InProcessJob}), each
+ * Where the CPU of an allreduce (and of a bcast of 16 MiB) goes, rank by rank: a job whose ranks run the star of
+ * protocol section 7.4 against one whose ranks run the mesh of section 7.4.1 (feature bit 1), which spreads the same
+ * work over every rank: {@code scripts/bench allreduceshape [rounds]}. Every rank is a thread of this JVM (an {@link InProcessJob}), each
  * measuring its own thread's CPU over the timed calls; rank 0 also measures the wall time and the CPU of the whole
  * process.
  *
