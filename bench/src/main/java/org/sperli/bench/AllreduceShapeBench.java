@@ -17,9 +17,9 @@ import org.sperli.runtime.CollectiveShape;
 /**
  * Where the CPU of an allreduce (and of a bcast of 16 MiB) goes, rank by rank: a job whose ranks run the star of
  * protocol section 7.4 against one whose ranks run the mesh of section 7.4.1 (feature bit 1), which spreads the same
- * work over every rank: {@code scripts/bench allreduceshape [rounds]}. Every rank is a thread of this JVM (an {@link InProcessJob}), each
- * measuring its own thread's CPU over the timed calls; rank 0 also measures the wall time and the CPU of the whole
- * process.
+ * work over every rank: {@code scripts/bench allreduceshape [rounds]}. Every rank is a thread of this JVM (an
+ * {@link InProcessJob}), each measuring its own thread's CPU over the timed calls; rank 0 also measures the wall time
+ * and the CPU of the whole process.
  *
  * <p>Why: on a machine with fewer cores than ranks the wall time of a call follows the CPU of all ranks together, and
  * on a machine with a core per rank it follows the CPU of the busiest rank, which has to do its part alone. The
