@@ -23,6 +23,8 @@ final class Links {
     private final PeerChannel[] channels;
     private final boolean[] claimed;
     private final boolean[] helloDone;
+    /** The feature bits of each peer's checked HELLO. */
+    private final long[] features;
     private final int ownRank;
     private final Clock clock;
     private long lastProgressNs;
@@ -35,6 +37,7 @@ final class Links {
         this.channels = new PeerChannel[size];
         this.claimed = new boolean[size];
         this.helloDone = new boolean[size];
+        this.features = new long[size];
         this.ownRank = ownRank;
         this.clock = clock;
         this.lastProgressNs = clock.nanoTime();
@@ -112,9 +115,24 @@ final class Links {
         return channels[peer];
     }
 
-    synchronized void helloChecked(int peer) {
+    /** {@code peer}'s HELLO was checked; it announced {@code peerFeatures}. */
+    synchronized void helloChecked(int peer, long peerFeatures) {
         helloDone[peer] = true;
+        features[peer] = peerFeatures;
         progressed();
+    }
+
+    /**
+     * Whether every peer's checked HELLO announced {@code bit}. Asked after the setup, when every HELLO is known, so
+     * that every rank decides alike (protocol section 7.4.1).
+     */
+    synchronized boolean everyPeerAnnounced(long bit) {
+        for (int r = 0; r < features.length; r++) {
+            if (r != ownRank && (!helloDone[r] || (features[r] & bit) == 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -27,6 +27,7 @@ import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.jvm.Clock;
 import org.sperli.rankd.job.JobJar;
 import org.sperli.rankd.job.ProgramEnd;
+import org.sperli.runtime.RankConfig;
 import org.sperli.runtime.RankConfigs;
 import org.sperli.runtime.RankRuntime;
 import org.sperli.trace.RankTrace;
@@ -231,8 +232,12 @@ public final class RankLife {
             }
             trace = traceOf(validated, arguments);
             end.traced(trace);
-            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
-                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock), this::phase, trace);
+            RankConfig config = RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
+                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock);
+            if (arguments.collectivesOrNull() != null) {
+                config = config.withCollectives(arguments.collectivesOrNull());
+            }
+            connected = RankRuntime.connect(config, this::phase, trace);
         } catch (SperliException e) {
             // Decided here (a HELLO refused, a peer lost while connecting), before the PEM directory is removed.
             return end.decided(Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e));

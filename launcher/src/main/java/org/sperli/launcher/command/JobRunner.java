@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.checkpoint.DurableFiles;
@@ -45,6 +46,7 @@ import org.sperli.launcher.ssh.SshSettings;
 import org.sperli.launcher.ssh.SshTransport;
 import org.sperli.protocol.Limits;
 import org.sperli.runtime.CheckpointSettings;
+import org.sperli.runtime.CollectiveShape;
 import org.sperli.trace.RankTrace;
 
 /**
@@ -288,6 +290,7 @@ final class JobRunner {
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpoint().dirOrNull, request.checkpoint().waitSecondsOrNull)
                 .withExports(request.exports())
+                .withCollectives(collectives(launch.collectives))
                 .withTrace(output.traceOrNull == null ? null
                         : output.traceEventsOrNull != null ? output.traceEventsOrNull : RankTrace.DEFAULT_EVENTS);
         String engine;
@@ -302,6 +305,18 @@ final class JobRunner {
         // Passed on only when asked, so that another rank implementation sees the documented arguments.
         boolean asked = launch.tlsEngine != null || environment.variables().containsKey(CryptoEngine.VARIABLE);
         return command.withTlsEngine(asked ? engine : null);
+    }
+
+    /** {@code --collectives} as the ranks read it, or null when not given; anything but star or mesh is refused. */
+    private static String collectives(String shapeOrNull) {
+        if (shapeOrNull == null) {
+            return null;
+        }
+        try {
+            return CollectiveShape.of(shapeOrNull).name().toLowerCase(Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            throw LauncherException.usage("--" + e.getMessage());
+        }
     }
 
     /** The report at the end; a file that could be written at the start and no longer can is said, not fatal. */

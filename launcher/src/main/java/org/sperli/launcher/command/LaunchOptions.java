@@ -24,6 +24,12 @@ public final class LaunchOptions {
                     + " jdk (the JDK's own, pure Java) or accp (AWS-LC, native). Also SPERLI_TLS_ENGINE.")
     String tlsEngine;
 
+    @Option(names = "--collectives", paramLabel = "SHAPE",
+            description = "Shape of the collectives: mesh (default: used when every rank offers it; results equal"
+                    + " the star's to the bit) or star (the v1 star around the root, forced by every rank not"
+                    + " offering the mesh).")
+    String collectives;
+
     @Option(names = "--port-base", paramLabel = "P", defaultValue = "" + HostPlan.DEFAULT_PORT_BASE,
             description = "First port of ranks without host:port; ranks on one host get P, P+1, ... (default:"
                     + " ${DEFAULT-VALUE}).")
