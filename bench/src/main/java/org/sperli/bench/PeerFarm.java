@@ -197,6 +197,11 @@ final class PeerFarm implements AutoCloseable {
         return hellos.get();
     }
 
+    /** Whether every farm rank has rank 0's HELLO: the farm's mesh is built. */
+    boolean allHellosChecked() {
+        return hellos.get() == kit.size() - 1;
+    }
+
     int byes() {
         return byes.get();
     }
