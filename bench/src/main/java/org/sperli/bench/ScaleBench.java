@@ -3,13 +3,13 @@ package org.sperli.bench;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.sperli.checkpoint.DurableFiles;
+import org.sperli.crypto.CryptoEngine;
 
 /**
- * {@code scripts/bench scale [--ranks 64,256,1024,4096] [--idle S] [--rounds R] [--farm-threads T] [--port-base P]}:
+ * {@code scripts/bench scale} with the options of {@link ScaleOptions}:
  * what one rank costs in a job of N ranks, measured on one real rank process (rank 0, which dials every other rank)
  * against a {@link PeerFarm} that plays ranks 1 to N-1 on T event-loop threads ({@link ScaleRun}). One row per N:
  *
@@ -34,17 +34,21 @@ public final class ScaleBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options o = Options.parse(args);
+        ScaleOptions o = ScaleOptions.parse(args);
         PrintStream out = System.out;
-        out.printf(Locale.ROOT, "scale: one real rank (rank 0) against a peer farm of N-1 ranks on %d threads, %s,"
-                + " JDK %s, %d cores; idle window %d s, %d timed rounds%n", o.farmThreads,
-                System.getProperty("os.arch"), Runtime.version(), Runtime.getRuntime().availableProcessors(),
-                o.idleSeconds, o.rounds);
+        // The farm's side of every handshake on the engine a rank would choose here (the rank chooses its own).
+        CryptoEngine.Choice engine = CryptoEngine.selectAndWarmUp(CryptoEngine.requested(null, System.getenv()),
+                System.getenv());
+        out.printf(Locale.ROOT, "scale: one real rank (rank 0) against a peer farm of N-1 ranks on %d threads (%s), %s,"
+                + " JDK %s, %d cores; settle %d s, idle window %d s, %d timed rounds, silence limit %s%n",
+                o.farmThreads(), engine.note(), System.getProperty("os.arch"), Runtime.version(),
+                Runtime.getRuntime().availableProcessors(), o.settleSeconds(), o.idleSeconds(), o.rounds(),
+                o.silenceMsOrNull() == null ? "as sperli run chooses it" : o.silenceMsOrNull() + " ms");
         List<ScaleRun.Row> rows = new ArrayList<>();
-        for (int n : o.ranks) {
+        for (int n : o.ranks()) {
             Path dir = ScaleRun.tempDir();
             try {
-                rows.add(new ScaleRun(n, o.portBase, o.farmThreads, o.idleSeconds, o.rounds).run(dir));
+                rows.add(new ScaleRun(n, o).run(dir));
             } finally {
                 DurableFiles.deleteTree(dir);
             }
@@ -69,41 +73,6 @@ public final class ScaleBench {
                     r.rssKb() / 1024.0, r.threads(), r.fds(),
                     first ? "-" : String.format(Locale.ROOT, "%.2f", (r.fds() - base.fds()) / (double) added),
                     100 * r.idleCpu(), r.barrierMs(), r.allreduceMs());
-        }
-    }
-
-    /** The command line; a bad word ends the bench with one line. */
-    private record Options(int[] ranks, long idleSeconds, int rounds, int farmThreads, int portBase) {
-        static Options parse(String[] args) {
-            int[] ranks = {64, 256, 1024, 4096};
-            long idle = 10;
-            int rounds = 20;
-            int threads = 2;
-            int portBase = 20000;
-            for (int i = 0; i < args.length; i++) {
-                String value = i + 1 < args.length ? args[i + 1] : null;
-                if (value == null) {
-                    throw new IllegalArgumentException(args[i] + " needs a value");
-                }
-                switch (args[i]) {
-                    case "--ranks" -> ranks = Arrays.stream(value.split(",")).mapToInt(Integer::parseInt).toArray();
-                    case "--idle" -> idle = Long.parseLong(value);
-                    case "--rounds" -> rounds = Integer.parseInt(value);
-                    case "--farm-threads" -> threads = Integer.parseInt(value);
-                    case "--port-base" -> portBase = Integer.parseInt(value);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-                i++;
-            }
-            for (int n : ranks) {
-                if (n < 2 || n > 4096) {
-                    throw new IllegalArgumentException("--ranks: " + n + " outside 2..4096");
-                }
-            }
-            if (portBase < 1024 || portBase + Arrays.stream(ranks).max().orElse(0) > 65535) {
-                throw new IllegalArgumentException("--port-base " + portBase + " leaves no room for the ranks' ports");
-            }
-            return new Options(ranks, idle, rounds, threads, portBase);
         }
     }
 }

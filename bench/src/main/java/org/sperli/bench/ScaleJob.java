@@ -15,10 +15,11 @@ import org.sperli.ReduceOp;
 import org.sperli.SperliJob;
 
 /**
- * The real rank's program in {@link ScaleBench}: {@code IDLE_SECONDS ROUNDS}. Runs {@link ScaleSchedule}'s calls and
- * measures itself in between, because only the process itself sees its heap after a collection: once all are
- * connected, the heap, threads, descriptors and resident memory; then {@code IDLE_SECONDS} with nothing to do but
- * heartbeats, its CPU over that window and the heap again (what idle connections hold); then the medians of the
+ * The real rank's program in {@link ScaleBench}: {@code SETTLE_SECONDS IDLE_SECONDS ROUNDS}. Runs
+ * {@link ScaleSchedule}'s calls and measures itself in between, because only the process itself sees its heap after a
+ * collection: once all are connected, the heap; then, after {@code SETTLE_SECONDS} with nothing to do, another
+ * {@code IDLE_SECONDS} with nothing to do but heartbeats, its CPU over that window and the heap, threads, descriptors
+ * and resident memory (what idle connections hold); then the medians of the
  * timed barriers and allreduces. Prints one line {@value #RESULT} with the figures.
  */
 public final class ScaleJob implements SperliJob {
@@ -27,10 +28,13 @@ public final class ScaleJob implements SperliJob {
 
     @Override
     public void run(Communicator comm, String[] args) {
-        long idleNanos = Long.parseLong(args[0]) * 1_000_000_000L;
-        ScaleSchedule schedule = new ScaleSchedule(Integer.parseInt(args[1]));
+        long settleNanos = Long.parseLong(args[0]) * 1_000_000_000L;
+        long idleNanos = Long.parseLong(args[1]) * 1_000_000_000L;
+        ScaleSchedule schedule = new ScaleSchedule(Integer.parseInt(args[2]));
         comm.barrier();
         long connectedHeap = heapAfterCollection();
+        // The JIT compilers are still busy with the setup's code for a while; their work is not the idle cost.
+        sleepNanos(settleNanos);
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         sleepNanos(idleNanos);

@@ -21,7 +21,7 @@ import org.sperli.jobspec.RankPhase;
 import org.sperli.launcher.demo.JobJars;
 import org.sperli.launcher.job.JobJar;
 import org.sperli.launcher.job.RankCommand;
-import org.sperli.protocol.Limits;
+import org.sperli.launcher.job.SilenceLimit;
 
 /**
  * One row of {@link ScaleBench}: a job of N ranks on 127.0.0.1 whose rank 0 is a real rank process, started as
@@ -43,34 +43,37 @@ final class ScaleRun {
     }
 
     private final int ranks;
-    private final int portBase;
-    private final int farmThreads;
-    private final long idleSeconds;
+    private final ScaleOptions options;
     private final ScaleSchedule schedule;
     private final long[] cpu = new long[4];
 
-    ScaleRun(int ranks, int portBase, int farmThreads, long idleSeconds, int rounds) {
+    ScaleRun(int ranks, ScaleOptions options) {
         this.ranks = ranks;
-        this.portBase = portBase;
-        this.farmThreads = farmThreads;
-        this.idleSeconds = idleSeconds;
-        this.schedule = new ScaleSchedule(rounds);
+        this.options = options;
+        this.schedule = new ScaleSchedule(options.rounds());
+    }
+
+    /** The job's silence limit: the one asked for, else the one {@code sperli run} chooses with a core per rank. */
+    long silenceMs() {
+        return options.silenceMsOrNull() != null ? options.silenceMsOrNull()
+                : SilenceLimit.of(null, ranks, ranks).ms();
     }
 
     Row run(Path dir) throws IOException, InterruptedException {
         List<JobDescription.HostEntry> hosts = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
-            hosts.add(new JobDescription.HostEntry(HOST, portBase + r));
+            hosts.add(new JobDescription.HostEntry(HOST, options.portBase() + r));
         }
         Instant now = Instant.now();
-        JobKit kit = JobKit.create(hosts, Limits.DEFAULT_SILENCE_MS, JobKit.JOB_LIFETIME, now, RANDOM);
+        JobKit kit = JobKit.create(hosts, silenceMs(), JobKit.JOB_LIFETIME, now, RANDOM);
         JobDescription own = kit.description(0, 1, now);
         DescriptionLine line = own.toLine(EncodedHostList.of(hosts));
         own.destroySecrets();
         Path jar = JobJars.write(dir.resolve("scale-job.jar"), ScaleJob.class, ScaleSchedule.class);
         List<String> argv = RankCommand.of(null, System.getenv()).localArgv(0, null, JobJar.open(jar),
-                List.of(Long.toString(idleSeconds), Integer.toString(schedule.rounds())));
-        try (PeerFarm farm = new PeerFarm(kit, Limits.DEFAULT_SILENCE_MS, schedule, farmThreads)) {
+                List.of(Long.toString(options.settleSeconds()), Long.toString(options.idleSeconds()),
+                        Integer.toString(schedule.rounds())));
+        try (PeerFarm farm = new PeerFarm(kit, silenceMs(), schedule, options.farmThreads())) {
             farm.listen(now);
             return measured(farm, argv, line);
         } finally {
