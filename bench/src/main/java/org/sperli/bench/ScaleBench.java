@@ -54,7 +54,15 @@ public final class ScaleBench {
             }
             System.err.printf(Locale.ROOT, "scale: %d ranks done%n", n);
         }
-        print(out, rows);
+        if (!rows.isEmpty()) {
+            print(out, rows);
+        }
+        if (o.launcherRanks() > 0) {
+            out.printf(Locale.ROOT, "%nthe launcher with stand-in host agents: %d ranks on %d hosts, %d output lines"
+                    + " a rank%n", o.launcherRanks(), o.hosts(), o.linesPerRank());
+            out.println(LauncherScale.HEADER);
+            out.println(LauncherScale.run(o.launcherRanks(), o.hosts(), o.linesPerRank()).format());
+        }
     }
 
     static void print(PrintStream out, List<ScaleRun.Row> rows) {
