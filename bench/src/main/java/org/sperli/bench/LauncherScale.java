@@ -67,7 +67,7 @@ final class LauncherScale {
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         HostPlan plan = HostPlan.build(specs, HostPlan.DEFAULT_PORT_BASE);
-        JobKit kit = JobKit.create(plan.entries(), SilenceLimit.of(null, 0, 1).ms(), JobKit.JOB_LIFETIME,
+        JobKit kit = JobKit.create(plan.entries(), SilenceLimit.of(null, ranks, 0, 1).ms(), JobKit.JOB_LIFETIME,
                 Instant.now(), RANDOM);
         long kitNs = System.nanoTime() - t0;
         StandInJob job = new StandInJob(ranks, linesPerRank);

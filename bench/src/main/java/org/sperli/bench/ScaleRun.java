@@ -56,7 +56,7 @@ final class ScaleRun {
     /** The job's silence limit: the one asked for, else the one {@code sperli run} chooses with a core per rank. */
     long silenceMs() {
         return options.silenceMsOrNull() != null ? options.silenceMsOrNull()
-                : SilenceLimit.of(null, ranks, ranks).ms();
+                : SilenceLimit.of(null, ranks, ranks, ranks).ms();
     }
 
     Row run(Path dir) throws IOException, InterruptedException {

@@ -32,12 +32,12 @@ import org.sperli.runtime.TestJob;
  */
 @Timeout(120)
 class IdleConnectionMemoryTest {
-    private static final int WARM_UP = 16;
-    private static final int CONNECTIONS = 128;
+    private static final int WARM_UP = 8;
+    private static final int CONNECTIONS = 64;
     private static final long MAX_BYTES_PER_END = 48 * 1024;
     private static final long SILENCE_MS = 5000;
     /** Long enough for every end to send heartbeats and settle (the heartbeat interval is 1 s). */
-    private static final long IDLE_MS = 2500;
+    private static final long IDLE_MS = 1500;
 
     private final TestJob job = new TestJob(2);
     private final AtomicInteger hellos = new AtomicInteger();
