@@ -29,8 +29,9 @@ import org.sperli.launcher.report.Console;
  * descriptions, starts, output, ends) with a {@link StandInAgent} on each of H hosts instead of SSH logins and rank
  * processes. Measured from the moment the launcher makes the job's keys: the seconds until every rank has started
  * (the last STARTED is in), the heap after a full collection at that moment, the threads it added and the CPU of
- * this process by then (the stand-ins' share is decoding the STARTs as an agent would), and the seconds until all
- * ranks' output lines went through the launcher's console and the job completed.
+ * this process by then (the stand-ins' share is decoding the STARTs as an agent would), the bytes of all STARTs (what
+ * the control streams carried to the hosts, the descriptions most of it), and the seconds until all ranks' output
+ * lines went through the launcher's console and the job completed.
  */
 final class LauncherScale {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -38,15 +39,16 @@ final class LauncherScale {
 
     /** One row: seconds, bytes, a count of threads, CPU seconds, output lines. */
     record Row(int ranks, int hosts, double kitS, double allStartedS, long heap, int threads, double cpuS,
-               double endedS, long lines, int exitStatus) {
+               long startBytes, double endedS, long lines, int exitStatus) {
         String format() {
-            return String.format(Locale.ROOT, "| %d | %d | %.2f | %.2f | %.0f | %d | %.1f | %.2f | %d | %d |", ranks,
-                    hosts, kitS, allStartedS, heap / (double) MIB, threads, cpuS, endedS, lines, exitStatus);
+            return String.format(Locale.ROOT, "| %d | %d | %.2f | %.2f | %.0f | %d | %.1f | %.0f | %.2f | %d | %d |",
+                    ranks, hosts, kitS, allStartedS, heap / (double) MIB, threads, cpuS, startBytes / 1e6, endedS,
+                    lines, exitStatus);
         }
     }
 
-    static final String HEADER = "| ranks | hosts | keys s | all started s | heap MiB | threads | CPU s | all ended s"
-            + " | output lines | status |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+    static final String HEADER = "| ranks | hosts | keys s | all started s | heap MiB | threads | CPU s | START MB"
+            + " | all ended s | output lines | status |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     private LauncherScale() {
     }
@@ -89,7 +91,7 @@ final class LauncherScale {
             launcher.join();
             long ended = System.nanoTime();
             return new Row(ranks, hosts, kitNs / 1e9, (started - t0) / 1e9, heap, threads, (cpuStarted - cpu0) / 1e9,
-                    (ended - t0) / 1e9, lines.get(), result.get().exitStatus());
+                    job.startBytes(), (ended - t0) / 1e9, lines.get(), result.get().exitStatus());
         }
     }
 

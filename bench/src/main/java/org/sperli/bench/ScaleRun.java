@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.sperli.identity.JobKit;
 import org.sperli.jobspec.DescriptionLine;
 import org.sperli.jobspec.EncodedHostList;
@@ -45,7 +46,8 @@ final class ScaleRun {
     private final int ranks;
     private final ScaleOptions options;
     private final ScaleSchedule schedule;
-    private final long[] cpu = new long[4];
+    /** The rank's CPU at the farm's milestones, written on the farm's event loops. */
+    private final AtomicLongArray cpu = new AtomicLongArray(4);
 
     ScaleRun(int ranks, ScaleOptions options) {
         this.ranks = ranks;
@@ -92,20 +94,20 @@ final class ScaleRun {
             @Override
             public void accepted(int count) {
                 if (count == 1) {
-                    cpu[0] = ProcCpu.nanos(pid);
+                    cpu.set(0, ProcCpu.nanos(pid));
                 }
             }
 
             @Override
             public void handshaken(int count) {
                 if (count == sample) {
-                    cpu[1] = ProcCpu.nanos(pid);
+                    cpu.set(1, ProcCpu.nanos(pid));
                 }
                 if (count == peers - sample) {
-                    cpu[2] = ProcCpu.nanos(pid);
+                    cpu.set(2, ProcCpu.nanos(pid));
                 }
                 if (count == peers) {
-                    cpu[3] = ProcCpu.nanos(pid);
+                    cpu.set(3, ProcCpu.nanos(pid));
                 }
             }
         });
@@ -158,10 +160,11 @@ final class ScaleRun {
 
     private Row row(String result, long[] connected, int sample) {
         String[] f = result.trim().split(" ");
-        return new Row(ranks, connected[0] / 1e9, connected[1] / 1e9, (cpu[1] - cpu[0]) / 1e6 / sample,
-                (cpu[3] - cpu[2]) / 1e6 / sample, Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
-                Long.parseLong(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]),
-                Double.parseDouble(f[7]));
+        double first = (cpu.get(1) - cpu.get(0)) / 1e6 / sample;
+        double last = (cpu.get(3) - cpu.get(2)) / 1e6 / sample;
+        return new Row(ranks, connected[0] / 1e9, connected[1] / 1e9, first, last, Long.parseLong(f[0]),
+                Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]),
+                Double.parseDouble(f[5]), Double.parseDouble(f[6]), Double.parseDouble(f[7]));
     }
 
     private static String tail(List<String> lines) {

@@ -79,6 +79,7 @@ final class StandInAgent implements AgentChannel {
             ControlFrames.writeStarted(out, ref.rank(), ref.incarnation(), pid + 1 + ref.rank());
             ControlFrames.writeOutput(out, ref.rank(), ref.incarnation(), ControlFrames.STDERR, RUNNING, 0,
                     RUNNING.length);
+            start.wipe();
             job.started(this, ref);
         } else if (frame instanceof ControlFrame.Signal signal) {
             if (job.stop(signal.ref())) {
@@ -135,6 +136,9 @@ final class StandInAgent implements AgentChannel {
                 System.arraycopy(buffer, whole, buffer, 0, filled - whole);
                 Arrays.fill(buffer, filled - whole, filled, (byte) 0);
                 filled -= whole;
+                if (frame instanceof ControlFrame.Start) {
+                    job.startReceived(whole);
+                }
                 act(frame);
             }
         }

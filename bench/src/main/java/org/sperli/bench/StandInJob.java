@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import org.sperli.control.ControlFrame;
 
 /**
@@ -20,6 +21,7 @@ final class StandInJob {
     private final Map<ControlFrame.RankRef, StandInAgent> running = new ConcurrentHashMap<>();
     private final CountDownLatch allStarted;
     private volatile long allStartedNanos;
+    private final AtomicLong startBytes = new AtomicLong();
 
     StandInJob(int size, int lines) {
         this.size = size;
@@ -33,6 +35,16 @@ final class StandInJob {
             allStartedNanos = System.nanoTime();
         }
         allStarted.countDown();
+    }
+
+    /** A START of {@code bytes} (length field included) came in: the descriptions are most of it. */
+    void startReceived(long bytes) {
+        startBytes.addAndGet(bytes);
+    }
+
+    /** Bytes of every START so far. */
+    long startBytes() {
+        return startBytes.get();
     }
 
     /** Whether {@code ref} was still running (a signal then ends it). */
