@@ -136,7 +136,8 @@ final class ScaleRun {
         if (!ended || rank.exitValue() != 0 || result == null) {
             throw new IllegalStateException(ranks + " ranks: the real rank " + (ended ? "ended with status "
                     + rank.exitValue() : "did not end within " + LIMIT_S + " s") + "; farm: " + farm.handshakes()
-                    + " handshakes, " + farm.hellosChecked() + " HELLOs, " + farm.failures() + " failures (first: "
+                    + " handshakes, " + farm.hellosChecked() + " HELLOs, " + farm.byes() + " BYEs, " + farm.failures()
+                    + " failures (first: "
                     + farm.firstFailure() + "); the rank's last lines: " + tail(stderr));
         }
         return row(result, connected, sample);
