@@ -36,8 +36,9 @@ import org.sperli.trace.TraceKind;
 
 /**
  * One rank's life, in this order: the command line; one line from standard input, parsed and validated (H1616,
- * then H1615 for refused hosts); the jar's SHA-256 and job class (H1616); the PEM texts into an owner-only directory
- * that is removed as soon as the connections are made or failed; the mesh; the job's constructor and {@code run};
+ * then H1615 for refused hosts, then H1616 for an open-file limit too small for the job, {@link OpenFileLimit}); the
+ * jar's SHA-256 and job class (H1616); the PEM texts into an owner-only directory that is removed as soon as the
+ * connections are made or failed; the mesh; the job's constructor and {@code run};
  * BYE. Each step that fails ends the life with the status {@link RankExit} gives it and one last line on standard
  * error, starting with the H code when there is one. Refusals never print a stack trace (only with
  * {@code SPERLI_DEBUG=1}); the description, keys and tokens are never printed at all.
@@ -197,6 +198,10 @@ public final class RankLife {
         ValidatedDescription validated;
         try {
             validated = JobDescriptionValidator.validate(description, policy, clock.millis());
+            OpenFileLimit files = OpenFileLimit.ofThisProcess();
+            if (files != null) {
+                files.check(description.size(), description.ownHost().host());
+            }
         } catch (SperliException e) {
             return refused(e);
         }

@@ -160,7 +160,7 @@ final class JobRunner {
     /** Keys, certificates and tokens of a new job, with the silence limit its local ranks allow (said if longer). */
     private static JobKit jobKit(HostPlan plan, LaunchOptions launch, int localRanks, Clock clock,
                                  Console console) {
-        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks,
+        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, plan.size(), localRanks,
                 Runtime.getRuntime().availableProcessors());
         silence.note().ifPresent(console::note);
         return JobKit.create(plan.entries(), silence.ms(), JobKit.JOB_LIFETIME, clock.instant(), new SecureRandom());

@@ -37,8 +37,8 @@ public final class LaunchOptions {
 
     @Option(names = "--silence-ms", paramLabel = "N",
             description = "A peer silent this long is lost, " + Limits.MIN_SILENCE_MS + ".." + Limits.MAX_SILENCE_MS
-                    + " (default: " + Limits.DEFAULT_SILENCE_MS + ", longer for more than 4 local ranks per core)."
-                    + " Raise it for ranks that may stall.")
+                    + " (default: " + Limits.DEFAULT_SILENCE_MS + ", longer for more than 4 local ranks per core or"
+                    + " more than 1024 ranks). Raise it for ranks that may stall.")
     Long silenceMs;
 
     @Option(names = "--no-prefix", description = "Do not prefix rank output lines with [rank N].")
