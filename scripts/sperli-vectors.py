@@ -463,14 +463,87 @@ def build_reduce(f):
         return {"refuse": e.code, "_reason": e.reason}
 
 
+# Section 7.4.1: the mesh schedules (feature bit 1), a fixed function of size, bytes, element width and operation.
+SEGMENTS_AT = PIECES_AT = 65536
+MESH_BARRIER, MESH_BCAST, MESH_REDUCE, MESH_ALLREDUCE = 1, 2, 3, 4
+TOWARD_ROOT, FROM_ROOT, TO_OWNER, FROM_OWNER, FROM_PARENT, DISSEMINATION, PIECE_FROM_ROOT, PIECE_FROM_HOLDER = range(8)
+
+
+def segment_start(k, n, width, size):
+    return (k * (n // width) // size) * width
+
+
+def piece_start(i, n, holders):
+    return i * n // holders
+
+
+def tree_children(rank, root, size):
+    """Binomial tree: children of relative rank v are v + m for m below v's lowest set bit, largest first."""
+    v = (rank - root) % size
+    mask = (1 << (size - 1).bit_length()) if v == 0 else v & -v
+    m, out = mask >> 1, []
+    while m:
+        if v + m < size:
+            out.append((v + m + root) % size)
+        m >>= 1
+    return out
+
+
+def mesh_schedule(operation, etype, size, root, n):
+    """The schedule's name, its bounds (segments or pieces) and every rank's sends in order: (to, phase, length)."""
+    sends = {r: [] for r in range(size)}
+    if operation == MESH_BARRIER:
+        d = 1
+        while d < size:
+            for r in range(size):
+                sends[r].append(((r + d) % size, DISSEMINATION, 0))
+            d <<= 1
+        return "dissemination", [], sends
+    if operation == MESH_BCAST:
+        if size <= 2 or n < PIECES_AT:
+            sends[root] = [(r, FROM_ROOT, n) for r in range(size) if r != root]
+            return "from-root", [], sends
+        holders = [r for r in range(size) if r != root]
+        bounds = [piece_start(i, n, len(holders)) for i in range(len(holders) + 1)]
+        sends[root] = [(h, PIECE_FROM_ROOT, bounds[i + 1] - bounds[i]) for i, h in enumerate(holders)]
+        for i, h in enumerate(holders):
+            sends[h] = [(g, PIECE_FROM_HOLDER, bounds[i + 1] - bounds[i]) for g in holders if g != h]
+        return "pieces", bounds, sends
+    owner = root if operation == MESH_REDUCE else 0
+    if n < SEGMENTS_AT:
+        for r in range(size):
+            if r != owner:
+                sends[r].append((owner, TOWARD_ROOT, n))
+        if operation == MESH_ALLREDUCE:
+            for r in range(size):
+                sends[r] += [(c, FROM_PARENT, n) for c in tree_children(r, 0, size)]
+        return "owner" if operation == MESH_REDUCE else "owner-tree", [], sends
+    bounds = [segment_start(k, n, WIDTHS[etype], size) for k in range(size + 1)]
+    for r in range(size):
+        sends[r] += [(k, TO_OWNER, bounds[k + 1] - bounds[k]) for k in range(size) if k != r]
+        own = bounds[r + 1] - bounds[r]
+        if operation == MESH_ALLREDUCE:
+            sends[r] += [(k, FROM_OWNER, own) for k in range(size) if k != r]
+        elif r != root:
+            sends[r].append((root, FROM_OWNER, own))
+    return "segments", bounds, sends
+
+
+def build_schedule(f):
+    name, bounds, sends = mesh_schedule(f["operation"], f["type"], f["size"], f["root"], f["data_length"])
+    frames_text = " ".join(f"{r}>{to}:{phase}:{length}" for r in range(f["size"]) for to, phase, length in sends[r])
+    return {"schedule": name, "bounds": " ".join(str(b) for b in bounds), "frames": frames_text}
+
+
 BUILD = {"frame": build_frame, "header": build_header, "payload": build_frame, "rankfile": build_rankfile,
-         "commit": build_commit, "token": build_token, "jobdesc": build_jobdesc, "reduce": build_reduce}
+         "commit": build_commit, "token": build_token, "jobdesc": build_jobdesc, "reduce": build_reduce,
+         "schedule": build_schedule}
 
 # How a value is written: byte strings as lower-case hex, text as is, everything else a decimal integer.
 HEX_FIELDS = {"job_id", "ctx_job_id", "expect_job_id", "token", "message", "data", "chunk", "reserved", "sha256",
               "commit", "bytes", "magic", "state", "state_sha256", "signature", "signed_part", "ca_pem", "cert_pem",
               "key_pem", "signing_key", "public_key", "a", "b", "result"}
-TEXT_FIELDS = {"kind", "name", "why", "verdict", "refuse", "line", "host"}
+TEXT_FIELDS = {"kind", "name", "why", "verdict", "refuse", "line", "host", "schedule", "bounds", "frames"}
 
 
 def field_class(key):
@@ -621,11 +694,16 @@ def frames():
     message = "Rang 1 gescheitert: Division durch Null \u2013 Gr\u00f6\u00dfe \u2260 0"
     return [
         frame("frame-hello", "HELLO from rank 0: version 1, feature bit 0, rank 0's join token", HELLO, hello(tok0)),
+        frame("frame-hello-mesh", "HELLO from rank 0 announcing feature bit 1 (mesh collectives) besides bit 0",
+              HELLO, hello(tok0, features=3)),
         frame("frame-data", "DATA with user tag 7", DATA, {"message": b"hello, rank 1"}, tag=7),
         frame("frame-data-empty", "DATA of length 0: an empty message is valid", DATA, {"message": b""}),
         frame("frame-collective", "COLLECTIVE: allreduce (4) of i32 (1) sum (1), phase 0 toward root 0, sequence 1,"
               " three elements", COLLECTIVE, dict(operation=4, element_type=1, reduce_op=1, phase=0, root=0,
                                                   sequence=1, data=i32s), src=1, dst=0),
+        frame("frame-collective-mesh", "COLLECTIVE of the mesh: allreduce (4) of i32 (1) sum (1), phase 2 (a"
+              " segment to its owner, rank 0), sequence 1, three elements", COLLECTIVE,
+              dict(operation=4, element_type=1, reduce_op=1, phase=2, root=0, sequence=1, data=i32s), src=1, dst=0),
         frame("frame-heartbeat", "HEARTBEAT with counter 1", HEARTBEAT, {"counter": 1}),
         frame("frame-abort", "ABORT reason 7 (the program failed), code 0, a UTF-8 message", ABORT,
               abort(7, 0, message), src=1, dst=0),
@@ -843,8 +921,39 @@ def reduces():
                   for name, why, t, a, b in odd]
 
 
+def schedule(name, why, operation, size, data_length, etype=0, op=0, root=0):
+    return Record("schedule", name, why, [("operation", operation), ("type", etype), ("op", op), ("size", size),
+                                          ("root", root), ("data_length", data_length)])
+
+
+def schedules():
+    big = SEGMENTS_AT
+    return [
+        schedule("schedule-barrier-5", "barrier of 5 ranks: dissemination, rounds to rank + 1, + 2, + 4", MESH_BARRIER, 5, 0),
+        schedule("schedule-barrier-2", "barrier of 2 ranks: one round", MESH_BARRIER, 2, 0),
+        schedule("schedule-allreduce-small-6", "allreduce of 800 bytes f64 sum on 6 ranks: every contribution to"
+                 " rank 0 (phase 0), the result down the binomial tree from rank 0 (phase 4)", MESH_ALLREDUCE, 6, 800,
+                 F64, SUM),
+        schedule("schedule-allreduce-segments-3", "allreduce of 65536 bytes f64 sum on 3 ranks: segments of"
+                 " 2730, 2731 and 2731 elements to their owners (phase 2), folded segments to every rank (phase 3)",
+                 MESH_ALLREDUCE, 3, big, F64, SUM),
+        schedule("schedule-allreduce-segments-5-f32", "allreduce of 65548 bytes f32 prod on 5 ranks: segment"
+                 " bounds in whole elements", MESH_ALLREDUCE, 5, big + 12, F32, PROD),
+        schedule("schedule-reduce-small-4", "reduce of 64 bytes i32 max at root 2 of 4 ranks: the star's phase 0",
+                 MESH_REDUCE, 4, 64, 1, MAX, 2),
+        schedule("schedule-reduce-segments-4", "reduce of 65544 bytes i64 sum at root 3 of 4 ranks: segments to"
+                 " owners (phase 2), folded segments to the root (phase 3)", MESH_REDUCE, 4, big + 8, 3, SUM, 3),
+        schedule("schedule-bcast-small-4", "bcast of 100 bytes from root 1 of 4 ranks: the star's phase 1",
+                 MESH_BCAST, 4, 100, root=1),
+        schedule("schedule-bcast-pieces-4", "bcast of 65539 bytes from root 1 of 4 ranks: pieces of 21846, 21846"
+                 " and 21847 bytes to ranks 0, 2, 3 (phase 6), each passed on to the other two (phase 7)",
+                 MESH_BCAST, 4, big + 3, root=1),
+        schedule("schedule-bcast-2", "bcast of 65536 bytes on 2 ranks: phase 1, pieces need 3 ranks", MESH_BCAST, 2, big),
+    ]
+
+
 def all_records():
-    return frames() + headers() + files() + jobdescs() + reduces()
+    return frames() + headers() + files() + jobdescs() + reduces() + schedules()
 
 
 FORMAT_HEAD = """\
@@ -900,6 +1009,11 @@ jobdesc: format_version job_id size rank incarnation silence_ms, host_<i>_port h
   line has line and verdict only; its line is text and may hold upper case or an odd count on purpose.
 reduce: type (element type), op (reduce operation), a and b (the left and right arrays, elements
   least significant byte first), then result (a op b, element by element) or refuse (H1618).
+schedule: a collective of a mesh job (feature bit 1, protocol 7.4.1): operation, type and op (0 for
+  barrier and bcast), size, root, data_length (bytes of each contribution, or of the root's bcast
+  data); then schedule (its name), bounds (segment or piece starts, then the data length; empty
+  when none) and frames: every frame of the call as from>to:phase:length, the ranks in ascending
+  order, each rank's in the order it sends them.
 
 SCOPE OF THE VERDICTS
 Frames arrive on an established connection: HELLO first, every other frame after it. HELLO verdicts

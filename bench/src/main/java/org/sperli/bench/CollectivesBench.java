@@ -15,9 +15,11 @@ import org.sperli.Communicator;
 import org.sperli.ElementType;
 import org.sperli.ReduceOp;
 import org.sperli.crypto.CryptoEngine;
+import org.sperli.runtime.CollectiveShape;
 
 /**
- * Time per call of the collectives over the star on loopback TLS 1.3, every rank an {@link InProcessJob} thread
+ * Time per call of the collectives over the star and over the mesh (protocol sections 7.4 and 7.4.1, side by side:
+ * one row each) on loopback TLS 1.3, every rank an {@link InProcessJob} thread
  * and, in the last column, every rank a process of its own started by {@code sperli run -n N}
  * ({@link CollectivesProcesses}), as users run jobs: {@code scripts/bench collectives [rounds]}.
  *
@@ -53,7 +55,7 @@ public final class CollectivesBench {
         Consumer<Communicator> prepare(Communicator comm);
     }
 
-    private record Row(Case c, Timed threads, CollectivesProcesses.Result processes) {
+    private record Row(Case c, CollectiveShape shape, Timed threads, CollectivesProcesses.Result processes) {
     }
 
     /** What one rank measured: ms per call of each timed round, and the seconds its warm-up took. */
@@ -91,27 +93,32 @@ public final class CollectivesBench {
         Path mpi = buildMpi();
         out.println(mpi == null ? "Open MPI: mpicc or mpirun not installed, no baseline column"
                 : "Open MPI: the same rounds in C (MPI_Allreduce, MPI_Bcast, MPI_Barrier), mpirun -np N over TCP");
-        out.printf(Locale.ROOT, "%-26s %5s %6s %15s %13s %12s %15s %10s %9s %9s %12s%n", "case", "ranks", "calls",
-                "threads ms/call", "best ms/call", "median MB/s", "processes ms/c", "MPI ms/c", "thr/MPI", "proc/MPI",
-                "warm-up s");
+        out.printf(Locale.ROOT, "%-26s %-5s %5s %6s %15s %13s %12s %15s %10s %9s %9s %12s%n", "case", "shape", "ranks",
+                "calls", "threads ms/call", "best ms/call", "median MB/s", "processes ms/c", "MPI ms/c", "thr/MPI",
+                "proc/MPI", "warm-up s");
         long started = System.nanoTime();
         List<Case> cases = cases();
         for (int i = 0; i < cases.size(); i++) {
             Case c = cases.get(i);
             double mpiMs = mpi == null ? Double.NaN : mpiMs(mpi, c, rounds);
-            Row row = measure(c, rounds, CollectivesProcesses.run(i, c.ranks(), rounds));
-            double threadsMs = row.threads().medianMs();
-            double processesMs = row.processes().medianMs();
-            out.printf(Locale.ROOT, "%-26s %5d %6d %15.3f %13.3f %12s %15s %10s %9s %9s %12s%n", c.label(), c.ranks(),
-                    c.calls(), threadsMs, row.threads().bestMs(), c.dataBytes() == 0 ? "-"
-                            : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / threadsMs),
-                    figure(processesMs, "%.3f", "failed"),
-                    figure(mpiMs, "%.3f", mpi == null ? "-" : "failed"),
-                    figure(threadsMs / mpiMs, "%.2f", "-"), figure(processesMs / mpiMs, "%.2f", "-"),
-                    String.format(Locale.ROOT, "%.0f/%s", row.threads().warmUpS(),
-                            figure(row.processes().warmUpS(), "%.0f", "-")));
+            for (CollectiveShape shape : CollectiveShape.values()) {
+                print(out, measure(c, shape, rounds, CollectivesProcesses.run(i, c.ranks(), rounds, shape)), mpiMs);
+            }
         }
         out.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    private static void print(PrintStream out, Row row, double mpiMs) {
+        Case c = row.c();
+        double threadsMs = row.threads().medianMs();
+        double processesMs = row.processes().medianMs();
+        out.printf(Locale.ROOT, "%-26s %-5s %5d %6d %15.3f %13.3f %12s %15s %10s %9s %9s %12s%n", c.label(),
+                row.shape().name().toLowerCase(Locale.ROOT), c.ranks(), c.calls(), threadsMs, row.threads().bestMs(),
+                c.dataBytes() == 0 ? "-" : String.format(Locale.ROOT, "%.1f", c.dataBytes() / 1e3 / threadsMs),
+                figure(processesMs, "%.3f", "failed"), figure(mpiMs, "%.3f", "-"),
+                figure(threadsMs / mpiMs, "%.2f", "-"), figure(processesMs / mpiMs, "%.2f", "-"),
+                String.format(Locale.ROOT, "%.0f/%s", row.threads().warmUpS(),
+                        figure(row.processes().warmUpS(), "%.0f", "-")));
     }
 
     /** The baseline binary, or null (Open MPI missing, or its build failed: said on the first line). */
@@ -174,10 +181,10 @@ public final class CollectivesBench {
     }
 
     /** Runs the case in one job of threads; rank 0 times the rounds, the others keep step. */
-    private static Row measure(Case c, int rounds, CollectivesProcesses.Result processes) {
-        List<Timed> perRank = new InProcessJob(c.ranks()).run(LIMIT,
+    private static Row measure(Case c, CollectiveShape shape, int rounds, CollectivesProcesses.Result processes) {
+        List<Timed> perRank = new InProcessJob(c.ranks()).collectives(shape).run(LIMIT,
                 rt -> msPerCall(rt, c, rounds, new WarmUp(WARM_UP_NS, LONGEST_WARM_UP_NS)));
-        return new Row(c, perRank.get(0), processes);
+        return new Row(c, shape, perRank.get(0), processes);
     }
 
     /**

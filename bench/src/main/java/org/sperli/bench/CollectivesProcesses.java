@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.sperli.checkpoint.DurableFiles;
 import org.sperli.launcher.demo.JobJars;
+import org.sperli.runtime.CollectiveShape;
 
 /**
  * Runs one case of {@link CollectivesBench} with every rank a process, as users run jobs: this JVM's java runs the
@@ -33,7 +35,7 @@ final class CollectivesProcesses {
     }
 
     /** Rank 0's result, or {@link Result#NONE} when the job did not end with one (said on stderr). */
-    static Result run(int caseIndex, int ranks, int rounds) {
+    static Result run(int caseIndex, int ranks, int rounds, CollectiveShape shape) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("sperli-bench-collectives");
@@ -41,7 +43,8 @@ final class CollectivesProcesses {
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "org.sperli.launcher.Main",
-                    "run", "-n", String.valueOf(ranks), "--no-prefix", jar.toString(),
+                    "run", "-n", String.valueOf(ranks), "--no-prefix",
+                    "--collectives", shape.name().toLowerCase(Locale.ROOT), jar.toString(),
                     String.valueOf(caseIndex), String.valueOf(rounds), String.valueOf(WARM_UP_NS),
                     String.valueOf(LONGEST_WARM_UP_NS)));
             Path log = dir.resolve("launcher.log");

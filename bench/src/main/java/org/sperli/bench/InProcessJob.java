@@ -27,6 +27,7 @@ import org.sperli.jobspec.JoinToken;
 import org.sperli.jobspec.JoinTokens;
 import org.sperli.jvm.Clock;
 import org.sperli.protocol.JobId;
+import org.sperli.runtime.CollectiveShape;
 import org.sperli.runtime.PeerAddress;
 import org.sperli.runtime.RankConfig;
 import org.sperli.runtime.RankConfigs;
@@ -56,6 +57,7 @@ public final class InProcessJob {
     private final List<PeerAddress> hosts = new ArrayList<>();
     private final List<RankCredentials> credentials = new ArrayList<>();
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
+    private CollectiveShape collectives = CollectiveShape.MESH;
 
     /** A job of {@code size} ranks, incarnation 1, silence limit 30 s (generous: benchmarks share a loaded box). */
     public InProcessJob(int size) {
@@ -74,6 +76,12 @@ public final class InProcessJob {
             hosts.add(new PeerAddress(HOST, freePort()));
             credentials.add(ca.issueRankCertificate(job, r, HOST, now));
         }
+    }
+
+    /** Every rank offers {@code shape} (default: the mesh, as a rank started without options). */
+    public InProcessJob collectives(CollectiveShape shape) {
+        this.collectives = shape;
+        return this;
     }
 
     public JobId job() {
@@ -139,7 +147,7 @@ public final class InProcessJob {
                 tls,
                 RankConfigs.certificateCheck(job, size),
                 Clock.SYSTEM, Duration.ofSeconds(30), Duration.ofSeconds(30),
-                line -> log.add("rank " + rank + ": " + line), null);
+                line -> log.add("rank " + rank + ": " + line), null).withCollectives(collectives);
     }
 
     /** {@link #run(Duration, IntFunction, Function)} with the default configurations. */

@@ -42,6 +42,8 @@ public final class Limits {
     public static final int VERSION = 1;
     /** Feature bit 0: the v1 base protocol. */
     public static final long FEATURE_V1_BASE = 1L;
+    /** Feature bit 1: mesh collectives (protocol section 7.4.1); a job uses them only when every rank announced it. */
+    public static final long FEATURE_MESH_COLLECTIVES = 1L << 1;
 
     private Limits() {
     }

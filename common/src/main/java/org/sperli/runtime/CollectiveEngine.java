@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.sperli.ElementType;
 import org.sperli.ErrorCode;
 import org.sperli.ReduceOp;
@@ -21,8 +22,13 @@ import org.sperli.runtime.CollectiveWire.Outgoing;
 import org.sperli.runtime.CollectiveWire.Received;
 
 /**
- * The six collectives of one rank over a star around the root (the COLLECTIVE section of the protocol, tables
- * sections 4 and 10). Rank r sends only to the root and hears only from it; the root talks to every rank, and waits
+ * The six collectives of one rank: over a star around the root (the COLLECTIVE section of the protocol, tables
+ * sections 4 and 10), or, in a job whose ranks all announced feature bit 1 in their HELLO, over the mesh
+ * ({@link MeshCollectives}, protocol section 7.4.1) behind the same calls, checks and sequence numbers. The shape is
+ * decided at the first call of two or more ranks, when every peer's HELLO is known, and kept for the incarnation.
+ * Reduce and allreduce with a program's {@link ContributionFold} always take the star: the fold sees whole values.
+ *
+ * <p>The star: Rank r sends only to the root and hears only from it; the root talks to every rank, and waits
  * for contributions in ascending rank order so that the fold ((c0 op c1) op c2) ... never depends on timing.
  *
  * <p>Every call takes the next sequence number first, so a refused call still counts. Then come the checks a rank
@@ -37,12 +43,32 @@ final class CollectiveEngine {
 
     private final FrameLink frames;
     private final CollectiveWire wire;
+    private final BooleanSupplier meshAgreed;
+    /** The mesh schedules once decided for; null while undecided or for the star. */
+    private MeshCollectives mesh;
+    private CollectiveShape shape;
     /** Collective calls made so far by this rank; the current call's sequence number. */
     private long calls;
 
-    CollectiveEngine(FrameLink frames) {
+    /** {@code meshAgreed}: whether this rank and every peer announced feature bit 1; asked once, after the setup. */
+    CollectiveEngine(FrameLink frames, BooleanSupplier meshAgreed) {
         this.frames = frames;
         this.wire = new CollectiveWire(frames);
+        this.meshAgreed = meshAgreed;
+    }
+
+    /** The shape of this incarnation's collectives: decided at the first call with peers, STAR before. */
+    synchronized CollectiveShape shape() {
+        return mesh() == null ? CollectiveShape.STAR : CollectiveShape.MESH;
+    }
+
+    /** The mesh's schedules when the job uses them, else null (the star). */
+    private MeshCollectives mesh() {
+        if (shape == null && frames.size() > 1) {
+            shape = meshAgreed.getAsBoolean() ? CollectiveShape.MESH : CollectiveShape.STAR;
+            mesh = shape == CollectiveShape.MESH ? new MeshCollectives(new WirePort(frames, wire)) : null;
+        }
+        return mesh;
     }
 
     /** Collective calls made so far: the last one's sequence number. */
@@ -54,6 +80,10 @@ final class CollectiveEngine {
     synchronized void barrier() {
         CollectiveCall call = next(CollectiveHeader.BARRIER, 0, 0, 0);
         if (frames.size() == 1) {
+            return;
+        }
+        if (mesh() != null) {
+            mesh.barrier(call);
             return;
         }
         List<SendRequest> sends = new ArrayList<>();
@@ -78,6 +108,9 @@ final class CollectiveEngine {
         }
         if (frames.size() == 1) {
             return dataAtRoot;
+        }
+        if (mesh() != null) {
+            return mesh.bcast(call, atRoot ? dataAtRoot : null);
         }
         if (atRoot) {
             List<SendRequest> sends = new ArrayList<>();
@@ -122,6 +155,9 @@ final class CollectiveEngine {
         if (frames.size() == 1) {
             return data;
         }
+        if (foldOrNull == null && mesh() != null) {
+            return mesh.reduce(call, data);
+        }
         if (root != frames.rank()) {
             CollectiveWire.awaitAll(List.of(wire.send(root, CollectiveWire.payload(call.header(TOWARD_ROOT), data))));
             return null;
@@ -152,6 +188,9 @@ final class CollectiveEngine {
     private byte[] allreduce(CollectiveCall call, byte[] data, ContributionFold foldOrNull) {
         if (frames.size() == 1) {
             return data;
+        }
+        if (foldOrNull == null && mesh() != null) {
+            return mesh.allreduce(call, data);
         }
         List<SendRequest> sends = new ArrayList<>();
         if (frames.rank() == 0) {

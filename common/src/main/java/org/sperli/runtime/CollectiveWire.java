@@ -43,20 +43,28 @@ final class CollectiveWire {
      * gets it read-only. The frame's own data array is there when the decoder gathered the data apart from its header
      * ({@link CollectiveParts}); {@link #recycleOnClose} gives it back for later frames.
      */
-    static final class Received implements AutoCloseable {
+    static final class Received implements CollectivePort.Incoming {
         private final Frame frame;
+        private final int phase;
         private final ByteBuffer data;
         private final CollectiveParts partsOrNull;
         private boolean handedOut;
         private boolean recycle;
 
-        private Received(Frame frame, ByteBuffer data, CollectiveParts partsOrNull) {
+        private Received(Frame frame, int phase, ByteBuffer data, CollectiveParts partsOrNull) {
             this.frame = frame;
+            this.phase = phase;
             this.data = data;
             this.partsOrNull = partsOrNull;
         }
 
-        ByteBuffer data() {
+        @Override
+        public int phase() {
+            return phase;
+        }
+
+        @Override
+        public ByteBuffer data() {
             return data;
         }
 
@@ -64,7 +72,8 @@ final class CollectiveWire {
          * The data as an array for the caller to keep: the frame's own data array when there is one, handed over
          * without a copy, or else a copy (data under 64 KiB, which shares a buffer with other frames).
          */
-        byte[] toArray() {
+        @Override
+        public byte[] toArray() {
             if (recycle) {
                 throw new IllegalStateException("the data array is being given back");
             }
@@ -82,7 +91,8 @@ final class CollectiveWire {
          * unless it was handed out: for a caller that only read the data and keeps no view of it, as the root's fold
          * with Combine.
          */
-        void recycleOnClose() {
+        @Override
+        public void recycleOnClose() {
             recycle = !handedOut;
         }
 
@@ -132,12 +142,19 @@ final class CollectiveWire {
      * arrived before it stay queued for recv.
      */
     Received receive(int peer, CollectiveCall call, int phase) {
+        return receive(peer, call, phase, phase);
+    }
+
+    /** As {@link #receive(int, CollectiveCall, int)}, for a frame that may answer in {@code phase} or {@code other}. */
+    Received receive(int peer, CollectiveCall call, int phase, int other) {
         Frame frame = frames.awaitCollective(peer);
         CollectiveParts parts = frame.payload() instanceof CollectiveParts p ? p : null;
         ByteBuffer payload = parts != null ? parts.nioBuffers()[0] : frame.payload().nioBuffer();
+        CollectiveHeader header = null;
         String fault;
         try {
-            fault = CollectiveHeader.read(payload).mismatch(call.header(phase));
+            header = CollectiveHeader.read(payload);
+            fault = fault(header, call, phase, other);
         } catch (SperliException e) {
             fault = e.reason();
         }
@@ -145,8 +162,16 @@ final class CollectiveWire {
             frame.release();
             throw mismatch(call, peer, fault);
         }
-        return parts != null ? new Received(frame, ByteBuffer.wrap(parts.data()), parts)
-                : new Received(frame, CollectiveHeader.data(payload), null);
+        return parts != null ? new Received(frame, header.phase(), ByteBuffer.wrap(parts.data()), parts)
+                : new Received(frame, header.phase(), CollectiveHeader.data(payload), null);
+    }
+
+    /**
+     * Where {@code header} differs from {@code call} in {@code phase}, or in {@code other} when it names that phase;
+     * null when it answers the call.
+     */
+    static String fault(CollectiveHeader header, CollectiveCall call, int phase, int other) {
+        return header.mismatch(call.header(header.phase() == other ? other : phase));
     }
 
     /** Ends the job because a frame from {@code peer} does not answer {@code call}: ABORT reason 3, H1617. */

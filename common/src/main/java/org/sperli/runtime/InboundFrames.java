@@ -36,7 +36,7 @@ final class InboundFrames implements PeerEvents {
         }
         Hello hello = Hello.read(frame.payload().nioBuffer());
         config.tokenVerifier().verify(hello.token(), peer, config.clock().millis());
-        links.helloChecked(peer);
+        links.helloChecked(peer, hello.features());
     }
 
     @Override

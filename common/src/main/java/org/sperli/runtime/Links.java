@@ -23,11 +23,15 @@ final class Links {
     private final PeerChannel[] channels;
     private final boolean[] claimed;
     private final boolean[] helloDone;
+    /** The feature bits of each peer's checked HELLO. */
+    private final long[] features;
     private final int ownRank;
     private final Clock clock;
     private long lastProgressNs;
     private boolean contacted;
     private int handshakes;
+    /** Peers whose HELLO was checked: counted, since every progress of a setup of 4095 peers asks. */
+    private int hellosChecked;
     private Duration stall = Duration.ZERO;
 
     /** The connections of rank {@code ownRank} in a job of {@code size}, whose setup bound reads {@code clock}. */
@@ -35,6 +39,7 @@ final class Links {
         this.channels = new PeerChannel[size];
         this.claimed = new boolean[size];
         this.helloDone = new boolean[size];
+        this.features = new long[size];
         this.ownRank = ownRank;
         this.clock = clock;
         this.lastProgressNs = clock.nanoTime();
@@ -112,9 +117,27 @@ final class Links {
         return channels[peer];
     }
 
-    synchronized void helloChecked(int peer) {
-        helloDone[peer] = true;
+    /** {@code peer}'s HELLO was checked; it announced {@code peerFeatures}. */
+    synchronized void helloChecked(int peer, long peerFeatures) {
+        features[peer] = peerFeatures;
+        if (!helloDone[peer]) {
+            helloDone[peer] = true;
+            hellosChecked++;
+        }
         progressed();
+    }
+
+    /**
+     * Whether every peer's checked HELLO announced {@code bit}. Asked after the setup, when every HELLO is known, so
+     * that every rank decides alike (protocol section 7.4.1).
+     */
+    synchronized boolean everyPeerAnnounced(long bit) {
+        for (int r = 0; r < features.length; r++) {
+            if (r != ownRank && (!helloDone[r] || (features[r] & bit) == 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -124,7 +147,7 @@ final class Links {
     synchronized boolean awaitHellos(JobFate fate) throws InterruptedException {
         while (true) {
             fate.throwIfFailed();
-            if (missing().isEmpty()) {
+            if (allHellosChecked()) {
                 return true;
             }
             long left = lastProgressNs + stallBound().toNanos() - clock.nanoTime();
@@ -137,12 +160,7 @@ final class Links {
 
     /** Whether every peer's HELLO was checked: the mesh of this rank is complete. */
     synchronized boolean allHellosChecked() {
-        for (int r = 0; r < helloDone.length; r++) {
-            if (r != ownRank && !helloDone[r]) {
-                return false;
-            }
-        }
-        return true;
+        return hellosChecked == helloDone.length - 1;
     }
 
     /** Ranks whose HELLO was not checked yet, comma-separated. */

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import org.sperli.ErrorCode;
 import org.sperli.SperliException;
+import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.FrameType;
 import org.sperli.protocol.frame.ReceiverContext;
 import org.sperli.protocol.payload.Abort;
@@ -203,7 +204,9 @@ final class Mesh {
                 connections.recycledArrays());
         mailbox.attach(peer, channel.flow());
         links.put(peer, channel);
-        byte[] hello = Hello.v1(config.ownToken()).toBytes();
+        byte[] hello = (config.collectives() == CollectiveShape.MESH
+                ? Hello.announcing(Limits.FEATURE_MESH_COLLECTIVES, config.ownToken())
+                : Hello.v1(config.ownToken())).toBytes();
         channel.write(OutboundFrame.of(frames.header(FrameType.HELLO, hello.length, peer, 0, 0), hello));
         if (frames.trace() != null) {
             frames.trace().helloSent(peer);

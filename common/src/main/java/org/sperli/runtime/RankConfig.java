@@ -20,6 +20,8 @@ import org.sperli.transport.TlsEngineFactory;
  * @param handshakeTimeout bound of one TLS handshake (120 s)
  * @param log            where operator-facing notes go (never keys or tokens)
  * @param checkpoints    the checkpoint directory and job keys; {@code null}: checkpoints are off
+ * @param collectives    the shape this rank offers: MESH announces feature bit 1 in its HELLO, STAR does not (the
+ *                       job then runs the v1 star); the job's shape is decided by every rank's HELLO
  */
 public record RankConfig(
         JobId jobId,
@@ -36,7 +38,8 @@ public record RankConfig(
         Duration setupStall,
         Duration handshakeTimeout,
         Consumer<String> log,
-        CheckpointSettings checkpoints) {
+        CheckpointSettings checkpoints,
+        CollectiveShape collectives) {
 
     /** The setup fails after this long without progress. */
     public static final Duration SETUP_STALL = Duration.ofSeconds(30);
@@ -50,8 +53,20 @@ public record RankConfig(
      */
     public static final Duration HANDSHAKE_TIMEOUT = SETUP_STALL.multipliedBy(4);
 
+    /** A rank that offers the mesh collectives, the default. */
+    public RankConfig(JobId jobId, int size, int rank, long incarnation, long silenceMs, List<PeerAddress> hosts,
+                      byte[] ownToken, TokenVerifier tokenVerifier, TlsEngineFactory tls,
+                      PeerCertificateCheck certificateCheck, Clock clock, Duration setupStall,
+                      Duration handshakeTimeout, Consumer<String> log, CheckpointSettings checkpoints) {
+        this(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls, certificateCheck, clock,
+                setupStall, handshakeTimeout, log, checkpoints, CollectiveShape.MESH);
+    }
+
     public RankConfig {
         hosts = List.copyOf(hosts);
+        if (collectives == null) {
+            throw new IllegalArgumentException("collectives=null");
+        }
         if (hosts.size() != size) {
             throw new IllegalArgumentException("host list has " + hosts.size() + " entries for size " + size);
         }
@@ -60,13 +75,19 @@ public record RankConfig(
     /** This configuration with {@code checkpoints} ({@code null}: off). */
     public RankConfig withCheckpoints(CheckpointSettings checkpoints) {
         return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
-                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints);
+                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints, collectives);
+    }
+
+    /** This configuration offering {@code shape} in its HELLO. */
+    public RankConfig withCollectives(CollectiveShape shape) {
+        return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
+                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints, shape);
     }
 
     /** The same rank with other setup bounds (tests and operators on slow networks). */
     public RankConfig withSetupBounds(Duration setupStall, Duration handshakeTimeout) {
         return new RankConfig(jobId, size, rank, incarnation, silenceMs, hosts, ownToken, tokenVerifier, tls,
-                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints);
+                certificateCheck, clock, setupStall, handshakeTimeout, log, checkpoints, collectives);
     }
 
     /** The port this rank listens at. */

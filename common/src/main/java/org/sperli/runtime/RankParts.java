@@ -1,5 +1,6 @@
 package org.sperli.runtime;
 
+import org.sperli.protocol.Limits;
 import org.sperli.trace.RankTrace;
 import org.sperli.transport.Connections;
 import org.sperli.transport.Progress;
@@ -35,6 +36,8 @@ record RankParts(RankConfig config, JobFate fate, Links links, Connections conne
         FrameLink frames = new FrameLink(config, links, mailbox, fate, progress, traceOrNull);
         OpenRequests open = new OpenRequests();
         return new RankParts(config, fate, links, connections, mailbox, frames, new PointToPoint(frames, mailbox, open),
-                new CollectiveEngine(frames), new CheckpointDriver(frames, open));
+                new CollectiveEngine(frames, () -> config.collectives() == CollectiveShape.MESH
+                        && links.everyPeerAnnounced(Limits.FEATURE_MESH_COLLECTIVES)),
+                new CheckpointDriver(frames, open));
     }
 }

@@ -31,8 +31,9 @@ class CollectiveAbortTest {
     /** What a rank that did not refuse returns: H1612, maybe after calls that completed before the ABORT. */
     private static final String ABORTED = "(ok )*H1612";
 
+    /** A star job: these tests forge the star's phases; the mesh's own refusals are in MeshRefusalTest. */
     private static List<String> run(int size, Function<RankRuntime, String> body) {
-        return new TestJob(size).endings(LIMIT, body);
+        return new TestJob(size).collectives(CollectiveShape.STAR).endings(LIMIT, body);
     }
 
     private static void assertCodes(List<String> outcomes, String... patterns) {

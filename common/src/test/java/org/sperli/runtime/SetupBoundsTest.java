@@ -91,7 +91,7 @@ class SetupBoundsTest {
     void progressStartsTheStallBoundAgain() {
         setupThatHeardFromAPeer();
         clock.advance(STALL.minus(ONE_MS));
-        links.helloChecked(2);
+        links.helloChecked(2, 1L);
         clock.advance(STALL.minus(ONE_MS));
         assertFalse(links.stalled());
         clock.advance(ONE_MS);

@@ -56,6 +56,8 @@ public final class TestJob {
     public final List<Path> checkpointDirs;
     private volatile Duration checkpointWaitLimit = CheckpointSettings.DEFAULT_WAIT_LIMIT;
     private final Map<Integer, Long> silenceAt = new ConcurrentHashMap<>();
+    private final Map<Integer, CollectiveShape> shapeAt = new ConcurrentHashMap<>();
+    private CollectiveShape shape = CollectiveShape.MESH;
     private final Set<Integer> checkpointsOffAt = ConcurrentHashMap.newKeySet();
 
     public TestJob(int size) {
@@ -156,7 +158,20 @@ public final class TestJob {
                 new JdkTlsEngineFactory(TlsContexts.create(job, size, ca.certificate(), credentials.get(rank))),
                 RankConfigs.certificateCheck(job, size),
                 Clock.SYSTEM, Duration.ofSeconds(10), Duration.ofSeconds(5),
-                line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank));
+                line -> log.add("rank " + rank + ": " + line), checkpointSettings(rank))
+                .withCollectives(shapeAt.getOrDefault(rank, shape));
+    }
+
+    /** Every rank offers {@code offered} (the default: the mesh, as a rank started without options). */
+    public TestJob collectives(CollectiveShape offered) {
+        this.shape = offered;
+        return this;
+    }
+
+    /** Rank {@code rank} offers {@code offered}, the others what {@link #collectives} said. */
+    public TestJob collectivesAt(int rank, CollectiveShape offered) {
+        shapeAt.put(rank, offered);
+        return this;
     }
 
     /** What one rank's body gave: a value or the SperliException it ended with. */

@@ -51,6 +51,7 @@ import org.sperli.protocol.payload.CollectiveHeader;
 import org.sperli.protocol.payload.Heartbeat;
 import org.sperli.protocol.payload.Hello;
 import org.sperli.protocol.payload.Resume;
+import org.sperli.runtime.MeshScheduleFrames;
 import org.sperli.vectors.VectorsFile.Record;
 
 /**
@@ -70,7 +71,7 @@ import org.sperli.vectors.VectorsFile.Record;
 class VectorsTest {
     /** The kinds this test knows, each of which the file must hold at least once. */
     static final List<String> KINDS =
-            List.of("frame", "header", "payload", "rankfile", "commit", "token", "jobdesc", "reduce");
+            List.of("frame", "header", "payload", "rankfile", "commit", "token", "jobdesc", "reduce", "schedule");
 
     private static final HexFormat HEX = HexFormat.of();
     private static final byte[] RANKFILE_MAGIC = "SPRLCKPT".getBytes(StandardCharsets.US_ASCII);
@@ -104,6 +105,7 @@ class VectorsTest {
                 case "token" -> token(r);
                 case "jobdesc" -> jobdesc(r);
                 case "reduce" -> reduce(r);
+                case "schedule" -> schedule(r);
                 default -> fail("unknown kind '" + r.kind() + "': this test knows " + KINDS
                         + "; a new kind needs its check here");
             }
@@ -732,6 +734,15 @@ class VectorsTest {
     }
 
     // ------------------------------------------------------------------ reduce
+
+    /** A mesh schedule (feature bit 1): the real schedules run over queues send exactly the record's frames. */
+    private static void schedule(Record r) {
+        MeshScheduleFrames java = MeshScheduleFrames.of(r.int32("operation"), r.int32("type"), r.int32("op"),
+                r.int32("size"), r.int32("root"), r.int32("data_length"));
+        assertEquals(r.string("schedule"), java.schedule(), "schedule");
+        assertEquals(r.string("bounds"), java.bounds(), "bounds");
+        assertEquals(r.string("frames"), java.frames(), "frames");
+    }
 
     private static void reduce(Record r) {
         int typeCode = r.int32("type");

@@ -27,6 +27,7 @@ import org.sperli.jobspec.RefusedHostPolicy;
 import org.sperli.jvm.Clock;
 import org.sperli.rankd.job.JobJar;
 import org.sperli.rankd.job.ProgramEnd;
+import org.sperli.runtime.RankConfig;
 import org.sperli.runtime.RankConfigs;
 import org.sperli.runtime.RankRuntime;
 import org.sperli.trace.RankTrace;
@@ -35,8 +36,9 @@ import org.sperli.trace.TraceKind;
 
 /**
  * One rank's life, in this order: the command line; one line from standard input, parsed and validated (H1616,
- * then H1615 for refused hosts); the jar's SHA-256 and job class (H1616); the PEM texts into an owner-only directory
- * that is removed as soon as the connections are made or failed; the mesh; the job's constructor and {@code run};
+ * then H1615 for refused hosts, then H1616 for an open-file limit too small for the job, {@link OpenFileLimit}); the
+ * jar's SHA-256 and job class (H1616); the PEM texts into an owner-only directory that is removed as soon as the
+ * connections are made or failed; the mesh; the job's constructor and {@code run};
  * BYE. Each step that fails ends the life with the status {@link RankExit} gives it and one last line on standard
  * error, starting with the H code when there is one. Refusals never print a stack trace (only with
  * {@code SPERLI_DEBUG=1}); the description, keys and tokens are never printed at all.
@@ -196,6 +198,10 @@ public final class RankLife {
         ValidatedDescription validated;
         try {
             validated = JobDescriptionValidator.validate(description, policy, clock.millis());
+            OpenFileLimit files = OpenFileLimit.ofThisProcess();
+            if (files != null) {
+                files.check(description.size(), description.ownHost().host());
+            }
         } catch (SperliException e) {
             return refused(e);
         }
@@ -231,8 +237,12 @@ public final class RankLife {
             }
             trace = traceOf(validated, arguments);
             end.traced(trace);
-            connected = RankRuntime.connect(RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
-                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock), this::phase, trace);
+            RankConfig config = RankConfigs.fromDescription(validated, arguments.checkpointDirOrNull(),
+                    arguments.checkpointWaitOrNull(), this::runtimeLog, clock);
+            if (arguments.collectivesOrNull() != null) {
+                config = config.withCollectives(arguments.collectivesOrNull());
+            }
+            connected = RankRuntime.connect(config, this::phase, trace);
         } catch (SperliException e) {
             // Decided here (a HELLO refused, a peer lost while connecting), before the PEM directory is removed.
             return end.decided(Outcome.of(RankExit.forCode(e.code()), e.getMessage(), e));

@@ -6,11 +6,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.sperli.runtime.CheckpointSettings;
+import org.sperli.runtime.CollectiveShape;
 import org.sperli.trace.RankTrace;
 
 /**
  * The command line of {@code sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX] [--checkpoint-dir DIR]
- * [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] [--trace EVENTS] JAR [job args...]} (protocol section
+ * [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] [--trace EVENTS] [--collectives star|mesh] JAR
+ * [job args...]} (protocol section
  * 13.1). Options come
  * before the jar; everything after the jar belongs to the job, even words that look like options. {@code --} ends
  * the options (for a jar whose name starts with a dash).
@@ -26,20 +28,29 @@ import org.sperli.trace.RankTrace;
  * @param traceEventsOrNull  {@code --trace EVENTS}: trace the rank into a ring of that many events and hand the
  *                          trace to the launcher on standard error when the rank ends; null: not traced
  * @param help              {@code --help} was given: print {@link #USAGE} and exit 0
+ * @param collectivesOrNull {@code --collectives}: the shape this rank offers in its HELLO; null: the mesh
  */
 public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path checkpointDirOrNull,
                              Duration checkpointWaitOrNull, String tlsEngineOrNull, Integer traceEventsOrNull,
-                             Path jar, List<String> jobArgs, boolean help) {
+                             Path jar, List<String> jobArgs, boolean help, CollectiveShape collectivesOrNull) {
 
     public static final String USAGE = "usage: sperli-rankd [--deny-hosts FILE] [--jar-sha256 HEX]"
             + " [--checkpoint-dir DIR] [--checkpoint-wait SECONDS] [--tls-engine auto|jdk|accp] [--trace EVENTS]"
-            + " JAR [job args...]"
+            + " [--collectives star|mesh] JAR [job args...]"
             + " (the job description is read as one line from standard input)";
 
     private static final int SHA256_HEX_DIGITS = 64;
 
     public RankdArguments {
         jobArgs = List.copyOf(jobArgs);
+    }
+
+    /** Arguments without {@code --collectives}: the rank offers the mesh. */
+    public RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path checkpointDirOrNull,
+                          Duration checkpointWaitOrNull, String tlsEngineOrNull, Integer traceEventsOrNull,
+                          Path jar, List<String> jobArgs, boolean help) {
+        this(denyFileOrNull, jarSha256OrNull, checkpointDirOrNull, checkpointWaitOrNull, tlsEngineOrNull,
+                traceEventsOrNull, jar, jobArgs, help, null);
     }
 
     /** Parses {@code args}; a line rankd cannot use is an {@link IllegalArgumentException} naming the fault. */
@@ -50,6 +61,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         String tlsEngine = null;
         Duration checkpointWait = null;
         Integer traceEvents = null;
+        CollectiveShape collectives = null;
         int i = 0;
         while (i < args.length) {
             String arg = args[i];
@@ -81,6 +93,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
                 case "--tls-engine" -> tlsEngine = nonEmpty(name, value);
                 case "--checkpoint-wait" -> checkpointWait = seconds(name, value);
                 case "--trace" -> traceEvents = events(name, value);
+                case "--collectives" -> collectives = CollectiveShape.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + printable(name));
             }
         }
@@ -90,7 +103,7 @@ public record RankdArguments(Path denyFileOrNull, String jarSha256OrNull, Path c
         Path jar = Path.of(nonEmpty("JAR", args[i]));
         List<String> jobArgs = Arrays.asList(args).subList(i + 1, args.length);
         return new RankdArguments(denyFile, sha256, checkpointDir, checkpointWait, tlsEngine, traceEvents, jar,
-                jobArgs, false);
+                jobArgs, false, collectives);
     }
 
     /** Whole seconds, 1 up to {@link CheckpointSettings#MAX_WAIT_LIMIT}. */

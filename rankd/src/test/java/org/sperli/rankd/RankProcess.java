@@ -44,9 +44,15 @@ final class RankProcess implements AutoCloseable {
     /** Starts rankd with {@code args} and {@code extraEnv}; files go under {@code workDir/name}. */
     static RankProcess start(Path workDir, String name, List<String> args, Map<String, String> extraEnv)
             throws IOException {
+        return start(workDir, name, List.of(), args, extraEnv);
+    }
+
+    /** As {@link #start(Path, String, List, Map)}, the command run through {@code wrapper} (e.g. prlimit). */
+    static RankProcess start(Path workDir, String name, List<String> wrapper, List<String> args,
+                             Map<String, String> extraEnv) throws IOException {
         Path dir = Files.createDirectories(workDir.resolve(name));
         Path tmpdir = Files.createDirectories(dir.resolve("tmp"));
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(wrapper);
         command.add(javaCommand());
         command.addAll(JVM_OPTIONS);
         command.add("-Djava.io.tmpdir=" + tmpdir);

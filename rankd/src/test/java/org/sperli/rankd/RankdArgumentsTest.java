@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sperli.runtime.CollectiveShape;
 
 class RankdArgumentsTest {
     private static final String SHA = "ab".repeat(32);
@@ -50,6 +51,19 @@ class RankdArgumentsTest {
                 () -> RankdArguments.parse(new String[] {"--jar-sha256", "abc", "j.jar"}));
         assertThrows(IllegalArgumentException.class,
                 () -> RankdArguments.parse(new String[] {"--jar-sha256", "zz".repeat(32), "j.jar"}));
+    }
+
+    /** {@code --collectives star} makes the rank not announce feature bit 1; without the option it offers the mesh. */
+    @Test
+    void collectivesNamesTheShapeTheRankOffersAndRefusesAnyOtherWord() {
+        assertEquals(CollectiveShape.STAR,
+                RankdArguments.parse(new String[] {"--collectives", "star", "j.jar"}).collectivesOrNull());
+        assertEquals(CollectiveShape.MESH,
+                RankdArguments.parse(new String[] {"--collectives=mesh", "j.jar"}).collectivesOrNull());
+        assertNull(RankdArguments.parse(new String[] {"j.jar"}).collectivesOrNull());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RankdArguments.parse(new String[] {"--collectives", "tree", "j.jar"}));
+        assertEquals("collectives=tree, expected star or mesh", e.getMessage());
     }
 
     @Test

@@ -168,7 +168,8 @@ final class JobRun {
             RankConfig config;
             try {
                 config = RankConfigs.fromDescription(JobDescriptionValidator.validate(description, policy,
-                        now.toEpochMilli()), checkpointDir, spec.checkpointWaitOrNull(), log::add, clock);
+                        now.toEpochMilli()), checkpointDir, spec.checkpointWaitOrNull(), log::add, clock)
+                        .withCollectives(spec.collectives());
             } finally {
                 description.destroySecrets();
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import org.sperli.jvm.Clock;
 import org.sperli.protocol.Limits;
+import org.sperli.runtime.CollectiveShape;
 import org.sperli.trace.RankTrace;
 
 /**
@@ -28,6 +29,7 @@ public final class KitJob {
     private long diskBytesLeft = -1;
     private Path trace;
     private int traceEvents = RankTrace.DEFAULT_EVENTS;
+    private CollectiveShape collectives = CollectiveShape.MESH;
 
     KitJob(RankProgram.Source source) {
         this.source = source;
@@ -165,6 +167,15 @@ public final class KitJob {
         return this;
     }
 
+    /**
+     * The collectives' shape every rank offers ({@code sperli run --collectives}): {@code mesh} (the default; the
+     * job uses it as all ranks offer it) or {@code star}, the v1 star. Results are the same to the bit either way.
+     */
+    public KitJob collectives(String shape) {
+        this.collectives = CollectiveShape.of(shape);
+        return this;
+    }
+
     /** The rank lines are not shown on the test's output (they are in the result all the same). */
     public KitJob quiet() {
         this.echo = false;
@@ -192,6 +203,10 @@ public final class KitJob {
 
     int size() {
         return ranks;
+    }
+
+    CollectiveShape collectives() {
+        return collectives;
     }
 
     List<String> arguments() {

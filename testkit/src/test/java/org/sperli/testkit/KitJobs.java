@@ -119,6 +119,32 @@ final class KitJobs {
         }
     }
 
+    /**
+     * {@code args[0]} allreduces (f64 sum) of {@code args[1]} doubles of rank-dependent values with NaNs, -0.0 and
+     * subnormals, then a bcast of as many bytes from rank 1; prints the hash of every result's bits.
+     */
+    public static final class MeshJob implements SperliJob {
+        @Override
+        public void run(Communicator comm, String[] args) {
+            int calls = Integer.parseInt(args[0]);
+            int n = Integer.parseInt(args[1]);
+            double[] data = new double[n];
+            for (int i = 0; i < n; i++) {
+                data[i] = i % 97 == 0 ? Double.NaN : i % 89 == 0 ? -0.0 : i % 83 == 0 ? Double.MIN_VALUE * i
+                        : (comm.rank() + 1) * 0.1 / (i + 1);
+            }
+            int hash = 0;
+            for (int c = 0; c < calls; c++) {
+                double[] sum = comm.allreduce(data, ReduceOp.SUM);
+                for (double d : sum) {
+                    hash = 31 * hash + Long.hashCode(Double.doubleToRawLongBits(d));
+                }
+            }
+            hash = 31 * hash + java.util.Arrays.hashCode(comm.bcast(1, comm.rank() == 1 ? new byte[8 * n] : null));
+            System.out.println("rank " + comm.rank() + " hash " + Integer.toHexString(hash));
+        }
+    }
+
     /** {@code args[0]} laps of a ring of 8-byte messages (tag 5), then {@code args[1]} allreduces of one long. */
     public static final class RingAndAllreduceJob implements SperliJob {
         @Override

@@ -13,12 +13,24 @@ import org.sperli.protocol.Wire;
  *   0    1 operation        1 barrier, 2 bcast, 3 reduce, 4 allreduce, 5 gather, 6 scatter
  *   1    1 element type     0 for all but reduce and allreduce
  *   2    1 reduce operation 0 for all but reduce and allreduce
- *   3    1 phase            0 toward the root, 1 from the root
+ *   3    1 phase            0 toward the root, 1 from the root; 2..7 the mesh's steps (below)
  *   4    4 root             0 for barrier and allreduce
  *   8    8 sequence         the sending rank's call number, from 1 (unsigned)
  * </pre>
  *
- * <p>Refused with H1617: fewer than 16 bytes, an operation outside 1..6 and a phase other than 0 or 1. Element type
+ * <p>The phases of the mesh collectives (feature bit 1, protocol section 7.4.1), each naming one step of a schedule:
+ *
+ * <pre>
+ * phase name               step
+ *   2   TO_OWNER           a contribution's segment, to the rank that owns (folds) it
+ *   3   FROM_OWNER         an owner's folded segment, to the ranks that assemble the result
+ *   4   FROM_PARENT        the whole result, from the rank's parent in a binomial tree
+ *   5   DISSEMINATION      a barrier round, empty
+ *   6   PIECE_FROM_ROOT    the bcast root's piece for this rank
+ *   7   PIECE_FROM_HOLDER  a piece of the bcast data, from the rank that received it from the root
+ * </pre>
+ *
+ * <p>Refused with H1617: fewer than 16 bytes, an operation outside 1..6 and a phase above 7. Element type
  * and reduce operation are not judged alone: a frame answers a call, and {@link #mismatch} against that call finds
  * any difference (also H1617), while a call's own arguments were checked before anything was sent (H1618).
  */
@@ -33,6 +45,12 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
 
     public static final int TOWARD_ROOT = 0;
     public static final int FROM_ROOT = 1;
+    public static final int TO_OWNER = 2;
+    public static final int FROM_OWNER = 3;
+    public static final int FROM_PARENT = 4;
+    public static final int DISSEMINATION = 5;
+    public static final int PIECE_FROM_ROOT = 6;
+    public static final int PIECE_FROM_HOLDER = 7;
 
     // Each field's offset named, from the one before, as every layout here is written: the tables look alike on
     // purpose, so that each reads against the protocol's own table line by line.
@@ -128,6 +146,7 @@ public record CollectiveHeader(int operation, int elementType, int reduceOp, int
     }
 
     private static String phaseFault(int phase) {
-        return phase != TOWARD_ROOT && phase != FROM_ROOT ? "phase=" + phase + ", expected 0 or 1" : null;
+        // A v1 receiver knows the phases 0 and 1 only; a mesh phase in a star job differs from the call (H1617 too).
+        return phase < TOWARD_ROOT || phase > PIECE_FROM_HOLDER ? "phase=" + phase + ", expected 0..7" : null;
     }
 }

@@ -14,7 +14,7 @@ import org.sperli.protocol.Wire;
  * <pre>
  * off size field
  *   0    4 version        1
- *   4    8 features       bit 0 (v1 base) must be set
+ *   4    8 features       bit 0 (v1 base) must be set; bit 1 mesh collectives; the others ignored
  *  12    4 token length T must equal payload length - 16; at most 8192
  *  16    T join token     parsed and verified by org.sperli.identity, not here
  * </pre>
@@ -41,6 +41,14 @@ public record Hello(long version, long features, byte[] token) implements Encoda
     /** The HELLO a v1 rank sends: version 1, feature bit 0, and its join token. */
     public static Hello v1(byte[] token) {
         return new Hello(Limits.VERSION, Limits.FEATURE_V1_BASE, token);
+    }
+
+    /**
+     * The HELLO of a rank that also announces {@code extraFeatures} (such as
+     * {@link Limits#FEATURE_MESH_COLLECTIVES}) besides the v1 base.
+     */
+    public static Hello announcing(long extraFeatures, byte[] token) {
+        return new Hello(Limits.VERSION, Limits.FEATURE_V1_BASE | extraFeatures, token);
     }
 
     /** Decodes the whole payload; see the class comment for the codes. */

@@ -97,8 +97,8 @@ class CollectiveHeaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 255})
-    void refusesPhaseOtherThan0Or1(int phase) {
+    @ValueSource(ints = {8, 255})
+    void refusesPhaseAbove7(int phase) {
         assertRefused(ErrorCode.H1617, "phase", () -> CollectiveHeader.read(header(1, phase).buffer()));
     }
 
@@ -134,11 +134,19 @@ class CollectiveHeaderTest {
                 new CollectiveHeader(4, 5, 1, 0, 0, -1L).mismatch(ALLREDUCE));
     }
 
+    /** The mesh's phases (feature bit 1) are read; whether one answers a call is the mismatch's to judge. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4, 5, 6, 7})
+    void readsTheMeshPhases2To7(int phase) {
+        assertEquals(phase, CollectiveHeader.read(header(1, phase).buffer()).phase());
+    }
+
     @Test
     void encoderRefusesWhatTheDecoderRefuses() {
         assertNotEncodable("operation", () -> new CollectiveHeader(0, 0, 0, 0, 0, 1).toBytes());
         assertNotEncodable("operation", () -> new CollectiveHeader(7, 0, 0, 0, 0, 1).toBytes());
-        assertNotEncodable("phase", () -> new CollectiveHeader(1, 0, 0, 2, 0, 1).toBytes());
+        assertNotEncodable("phase", () -> new CollectiveHeader(1, 0, 0, 8, 0, 1).toBytes());
+        assertNotEncodable("phase", () -> new CollectiveHeader(1, 0, 0, -1, 0, 1).toBytes());
         assertNotEncodable("element type", () -> new CollectiveHeader(3, 256, 1, 0, 0, 1).toBytes());
         assertNotEncodable("reduce operation", () -> new CollectiveHeader(3, 1, -1, 0, 0, 1).toBytes());
         assertNotEncodable("root", () -> new CollectiveHeader(2, 0, 0, 1, 1L << 32, 1).toBytes());

@@ -149,7 +149,7 @@ class PayloadDecoderProperties {
     void collectiveHeaderEncoderAndDecoderAgree(@ForAll @IntRange(min = -1, max = 8) int operation,
                                                 @ForAll @IntRange(min = -1, max = 256) int elementType,
                                                 @ForAll @IntRange(min = -1, max = 256) int reduceOp,
-                                                @ForAll @IntRange(min = -1, max = 3) int phase,
+                                                @ForAll @IntRange(min = -1, max = 9) int phase,
                                                 @ForAll @LongRange(min = -1, max = 1L << 32) long root,
                                                 @ForAll long sequence) {
         agree(() -> new CollectiveHeader(operation, elementType, reduceOp, phase, root, sequence),

@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.sperli.checkpoint.CheckpointDirectory;
 import org.sperli.checkpoint.DurableFiles;
@@ -48,6 +49,7 @@ import org.sperli.launcher.ssh.SshSettings;
 import org.sperli.launcher.ssh.SshTransport;
 import org.sperli.protocol.Limits;
 import org.sperli.runtime.CheckpointSettings;
+import org.sperli.runtime.CollectiveShape;
 import org.sperli.trace.RankTrace;
 
 /**
@@ -163,7 +165,7 @@ final class JobRunner {
     /** Keys, certificates and tokens of a new job, with the silence limit its local ranks allow (said if longer). */
     private static JobKit jobKit(HostPlan plan, LaunchOptions launch, int localRanks, Clock clock,
                                  Console console) {
-        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, localRanks,
+        SilenceLimit silence = SilenceLimit.of(launch.silenceMs, plan.size(), localRanks,
                 Runtime.getRuntime().availableProcessors());
         silence.note().ifPresent(console::note);
         return JobKit.create(plan.entries(), silence.ms(), JobKit.JOB_LIFETIME, clock.instant(), new SecureRandom());
@@ -340,6 +342,7 @@ final class JobRunner {
         RankCommand command = RankCommand.of(launch.rankd, environment.variables())
                 .withCheckpointDir(request.checkpoint().dirOrNull, request.checkpoint().waitSecondsOrNull)
                 .withExports(request.exports())
+                .withCollectives(collectives(launch.collectives))
                 .withTrace(output.traceOrNull == null ? null
                         : output.traceEventsOrNull != null ? output.traceEventsOrNull : RankTrace.DEFAULT_EVENTS);
         String engine;
@@ -354,6 +357,18 @@ final class JobRunner {
         // Passed on only when asked, so that another rank implementation sees the documented arguments.
         boolean asked = launch.tlsEngine != null || environment.variables().containsKey(CryptoEngine.VARIABLE);
         return command.withTlsEngine(asked ? engine : null);
+    }
+
+    /** {@code --collectives} as the ranks read it, or null when not given; anything but star or mesh is refused. */
+    private static String collectives(String shapeOrNull) {
+        if (shapeOrNull == null) {
+            return null;
+        }
+        try {
+            return CollectiveShape.of(shapeOrNull).name().toLowerCase(Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            throw LauncherException.usage("--" + e.getMessage());
+        }
     }
 
     /** The report at the end; a file that could be written at the start and no longer can is said, not fatal. */

@@ -24,6 +24,12 @@ public final class LaunchOptions {
                     + " jdk (the JDK's own, pure Java) or accp (AWS-LC, native). Also SPERLI_TLS_ENGINE.")
     String tlsEngine;
 
+    @Option(names = "--collectives", paramLabel = "SHAPE",
+            description = "Shape of the collectives: mesh (default: used when every rank offers it; results equal"
+                    + " the star's to the bit) or star (the v1 star around the root, forced by every rank not"
+                    + " offering the mesh).")
+    String collectives;
+
     @Option(names = "--port-base", paramLabel = "P", defaultValue = "" + HostPlan.DEFAULT_PORT_BASE,
             description = "First port of ranks without host:port; ranks on one host get P, P+1, ... (default:"
                     + " ${DEFAULT-VALUE}).")
@@ -31,8 +37,8 @@ public final class LaunchOptions {
 
     @Option(names = "--silence-ms", paramLabel = "N",
             description = "A peer silent this long is lost, " + Limits.MIN_SILENCE_MS + ".." + Limits.MAX_SILENCE_MS
-                    + " (default: " + Limits.DEFAULT_SILENCE_MS + ", longer for more than 4 local ranks per core)."
-                    + " Raise it for ranks that may stall.")
+                    + " (default: " + Limits.DEFAULT_SILENCE_MS + ", longer for more than 4 local ranks per core or"
+                    + " more than 1024 ranks). Raise it for ranks that may stall.")
     Long silenceMs;
 
     @Option(names = "--no-prefix", description = "Do not prefix rank output lines with [rank N].")

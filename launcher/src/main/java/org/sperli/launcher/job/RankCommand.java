@@ -10,8 +10,9 @@ import org.sperli.crypto.AccpLibrary;
  * The command that starts one rank, {@code sperli-rankd} or any other implementation given with {@code --rankd CMD}
  * (which must read the description line on stdin and use the documented exit statuses). Its arguments are always
  * {@code [--deny-hosts FILE] --jar-sha256 HEX [--checkpoint-dir DIR [--checkpoint-wait SECONDS]] [--tls-engine NAME]
- * [--trace EVENTS] JAR [job args...]}
- * ({@code --tls-engine} only when the operator chose an engine, {@code --trace} only when tracing); the checkpoint
+ * [--trace EVENTS] [--collectives star|mesh] JAR [job args...]}
+ * ({@code --tls-engine} only when the operator chose an engine, {@code --trace} only when tracing,
+ * {@code --collectives} only when the operator chose a shape); the checkpoint
  * directory is
  * the same absolute path for every rank, local and SSH (protocol section 9.1).
  *
@@ -38,12 +39,15 @@ public final class RankCommand {
     private final Long checkpointWaitOrNull;
     private final String tlsEngineOrNull;
     private final Integer traceEventsOrNull;
+    private final String collectivesOrNull;
     private final RankExports exports;
 
     private RankCommand(List<String> localWords, NativeCrypto nativeCryptoOrNull, ClassDataArchive archiveOrNull,
                         String remoteCommand, String checkpointDirOrNull, Long checkpointWaitOrNull,
-                        String tlsEngineOrNull, Integer traceEventsOrNull, RankExports exports) {
+                        String tlsEngineOrNull, Integer traceEventsOrNull, String collectivesOrNull,
+                        RankExports exports) {
         this.traceEventsOrNull = traceEventsOrNull;
+        this.collectivesOrNull = collectivesOrNull;
         this.localWords = List.copyOf(localWords);
         this.nativeCryptoOrNull = nativeCryptoOrNull;
         this.archiveOrNull = archiveOrNull;
@@ -61,7 +65,7 @@ public final class RankCommand {
     public static RankCommand of(String overrideOrNull, Map<String, String> env) {
         if (overrideOrNull != null) {
             return new RankCommand(CommandWords.split(overrideOrNull), null, null, overrideOrNull.strip(), null, null,
-                    null, null, RankExports.none());
+                    null, null, null, RankExports.none());
         }
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -75,7 +79,7 @@ public final class RankCommand {
         words.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         words.addAll(List.of("-cp", System.getProperty("java.class.path"), RANKD_MAIN));
         return new RankCommand(words, new NativeCrypto(env), ClassDataArchive.ofThisJvm().orElse(null),
-                REMOTE_DEFAULT, null, null, null, null, RankExports.none());
+                REMOTE_DEFAULT, null, null, null, null, null, RankExports.none());
     }
 
     /**
@@ -94,7 +98,8 @@ public final class RankCommand {
     public RankCommand withCheckpointDir(Path dirOrNull, Long waitSecondsOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand,
                 dirOrNull == null ? null : dirOrNull.toAbsolutePath().normalize().toString(),
-                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull, traceEventsOrNull, exports);
+                dirOrNull == null ? null : waitSecondsOrNull, tlsEngineOrNull, traceEventsOrNull, collectivesOrNull,
+                exports);
     }
 
     /**
@@ -103,7 +108,7 @@ public final class RankCommand {
      */
     public RankCommand withTlsEngine(String nameOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                checkpointWaitOrNull, nameOrNull, traceEventsOrNull, exports);
+                checkpointWaitOrNull, nameOrNull, traceEventsOrNull, collectivesOrNull, exports);
     }
 
     /**
@@ -112,7 +117,7 @@ public final class RankCommand {
      */
     public RankCommand withExports(RankExports exports) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                checkpointWaitOrNull, tlsEngineOrNull, traceEventsOrNull, exports);
+                checkpointWaitOrNull, tlsEngineOrNull, traceEventsOrNull, collectivesOrNull, exports);
     }
 
     /**
@@ -121,7 +126,17 @@ public final class RankCommand {
      */
     public RankCommand withTrace(Integer eventsOrNull) {
         return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
-                checkpointWaitOrNull, tlsEngineOrNull, eventsOrNull, exports);
+                checkpointWaitOrNull, tlsEngineOrNull, eventsOrNull, collectivesOrNull, exports);
+    }
+
+    /**
+     * This command passing {@code --collectives SHAPE} ({@code star} or {@code mesh}) to every rank, or not when
+     * {@code shapeOrNull} is null: the ranks then offer the mesh, and other rank implementations see the arguments
+     * they always saw.
+     */
+    public RankCommand withCollectives(String shapeOrNull) {
+        return new RankCommand(localWords, nativeCryptoOrNull, archiveOrNull, remoteCommand, checkpointDirOrNull,
+                checkpointWaitOrNull, tlsEngineOrNull, traceEventsOrNull, shapeOrNull, exports);
     }
 
     /** The variables every rank gets ({@code -x}). */
@@ -161,6 +176,10 @@ public final class RankCommand {
             argv.add("--trace");
             argv.add(String.valueOf(traceEventsOrNull));
         }
+        if (collectivesOrNull != null) {
+            argv.add("--collectives");
+            argv.add(collectivesOrNull);
+        }
         argv.add(jar.path().toString());
         argv.addAll(jobArgs);
         return argv;
@@ -199,6 +218,9 @@ public final class RankCommand {
         }
         if (traceEventsOrNull != null) {
             line.append(" --trace ").append(traceEventsOrNull);
+        }
+        if (collectivesOrNull != null) {
+            line.append(" --collectives ").append(collectivesOrNull);
         }
         line.append(' ').append(CommandWords.quote(remoteJar));
         for (String arg : jobArgs) {
