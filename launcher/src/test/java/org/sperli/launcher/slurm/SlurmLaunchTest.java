@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.Main;
@@ -50,6 +51,16 @@ class SlurmLaunchTest {
         jar = LauncherHarness.testJar(dir);
         Files.createDirectories(dir.resolve("tmp"));
         agentDirectoriesBefore = agentDirectories();
+    }
+
+    /**
+     * Every test starts on four idle nodes and an empty queue: a test that failed before its salloc ended can leave an
+     * allocation behind (a SIGKILLed salloc's job stays until Slurm notices), which would put the next test's job on
+     * other nodes and fail it for a reason not its own.
+     */
+    @BeforeEach
+    void idleCluster() throws IOException {
+        cluster.cancelEveryJob();
     }
 
     @AfterAll
@@ -196,7 +207,7 @@ class SlurmLaunchTest {
 
     @Test
     void aCheckpointedJobResumesOnTheOtherNodeWhenAnAgentIsKilled() throws Exception {
-        resumesOnTheOtherNodeAfter(agent -> agent.destroyForcibly(), "agent-killed");
+        resumesOnTheOtherNodeAfter((node, agent) -> agent.destroyForcibly(), "agent-killed");
     }
 
     /**
@@ -208,14 +219,26 @@ class SlurmLaunchTest {
     void aCheckpointedJobResumesOnTheOtherNodeWhenANodeFails() throws Exception {
         assumeTrue(SlurmCluster.onPath("tini"), "skipped: a node's step daemons are found under its tini, and tini is"
                 + " not installed");
+        String[] crashed = {null};
         try {
-            resumesOnTheOtherNodeAfter(agent -> cluster.crashNode("n2"), "node-failed");
+            resumesOnTheOtherNodeAfter((node, agent) -> {
+                crashed[0] = node;
+                cluster.crashNode(node);
+            }, "node-failed");
         } finally {
-            cluster.restoreNode("n2");
+            if (crashed[0] != null) {
+                // A failure to restore the node is the next test's (its @BeforeEach says so); this test's own
+                // failure, if any, is the one to report.
+                cluster.restoreNodeQuietly(crashed[0]);
+            }
         }
     }
 
-    private void resumesOnTheOtherNodeAfter(java.util.function.Consumer<ProcessHandle> fault, String name)
+    /**
+     * Runs a checkpointed job of 4 ranks on 2 nodes and, after its first checkpoint, applies {@code fault} to the node
+     * of rank 3 and its agent: the job must complete in incarnation 2 on the node that is left.
+     */
+    private void resumesOnTheOtherNodeAfter(java.util.function.BiConsumer<String, ProcessHandle> fault, String name)
             throws Exception {
         Path checkpointJar = dir.resolve("checkpoint-job.jar");
         org.sperli.launcher.demo.JobJars.write(checkpointJar, CheckpointTestJob.class, CheckpointTestJob.State.class,
@@ -234,9 +257,10 @@ class SlurmLaunchTest {
         long[] killed = {-1};
         try {
             waitUntil(JOB_BOUND, () -> count(out, "checkpoint epoch=1") == 1, "the first checkpoint");
-            ProcessHandle agent = agentOf("n2").orElseThrow(() -> new AssertionError("no agent on n2"));
+            String node = nodeOfRank(Files.readString(err), 3);
+            ProcessHandle agent = agentOf(node).orElseThrow(() -> new AssertionError("no agent on " + node));
             killed[0] = agent.pid();
-            fault.accept(agent);
+            fault.accept(node, agent);
             waitUntil(JOB_BOUND, () -> !salloc.isAlive(), "the job to end");
             String said = Files.readString(out);
             String log = Files.readString(err);
@@ -246,7 +270,7 @@ class SlurmLaunchTest {
                 assertTrue(said.contains("rank=" + rank + " incarnation=2"), said);
             }
             assertTrue(said.contains("from=epoch"), said);
-            assertTrue(log.contains("host agent on 127.0.0.2 lost"), log);
+            assertTrue(log.contains("host agent on " + SlurmCluster.address(node) + " lost"), log);
             assertNothingLeft(agent.pid());
         } finally {
             salloc.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -255,6 +279,15 @@ class SlurmLaunchTest {
             agentDirectories().stream().filter(n -> n.startsWith("sperli-agent-" + killed[0] + "-")).forEach(n ->
                     SlurmCluster.delete(dir.resolve("tmp").resolve(n)));
         }
+    }
+
+    /** The node that the launcher said (with -v) it started {@code rank} on. */
+    private static String nodeOfRank(String err, int rank) {
+        Matcher m = Pattern.compile("rank " + rank + " on Slurm node (n\\d)").matcher(err);
+        if (!m.find()) {
+            throw new AssertionError("the launcher did not say where rank " + rank + " runs:\n" + err);
+        }
+        return m.group(1);
     }
 
     /** The host agent that runs as a task of Slurm node {@code node} (by its SLURMD_NODENAME). */
