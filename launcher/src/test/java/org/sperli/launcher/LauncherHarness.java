@@ -117,7 +117,7 @@ public final class LauncherHarness {
             left = descendants();
         }
         if (!left.isEmpty()) {
-            String shown = left.stream().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList()
+            String shown = left.stream().map(p -> p.pid() + " " + CommandLines.of(p)).toList()
                     .toString();
             killDescendants();
             fail("processes left behind: " + shown);

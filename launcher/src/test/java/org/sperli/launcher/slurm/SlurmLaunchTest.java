@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.sperli.launcher.CommandLines;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.Main;
 import org.sperli.launcher.testjob.CheckpointTestJob;
@@ -195,7 +196,7 @@ class SlurmLaunchTest {
         try {
             waitUntil(JOB_BOUND, () -> count(out, "waiting") == 4, "four ranks waiting");
             ProcessHandle launcher = salloc.descendants()
-                    .filter(p -> p.info().commandLine().orElse("").contains(Main.class.getName())).findFirst()
+                    .filter(p -> CommandLines.of(p).contains(Main.class.getName())).findFirst()
                     .orElseThrow(() -> new AssertionError("no launcher under salloc"));
             launcher.destroyForcibly();
             assertNothingLeft();
@@ -293,7 +294,7 @@ class SlurmLaunchTest {
     /** The host agent that runs as a task of Slurm node {@code node} (by its SLURMD_NODENAME). */
     private static java.util.Optional<ProcessHandle> agentOf(String node) {
         return ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().orElse("").contains("--host-agent"))
+                .filter(p -> CommandLines.of(p).contains("--host-agent"))
                 .filter(p -> {
                     try {
                         String environ = Files.readString(Path.of("/proc", Long.toString(p.pid()), "environ"),
@@ -347,7 +348,7 @@ class SlurmLaunchTest {
     private static List<String> processesOfTheseJobs() {
         return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
                 .filter(p -> p.pid() != ProcessHandle.current().pid())
-                .map(p -> p.pid() + " " + p.info().commandLine().orElse(""))
+                .map(p -> p.pid() + " " + CommandLines.of(p))
                 .filter(line -> line.contains("--call-home-port") || line.contains(dir.toString()))
                 .toList();
     }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.sperli.launcher.CommandLines;
 import org.sperli.launcher.LauncherHarness;
 
 /**
@@ -144,7 +145,7 @@ final class OpenSshd implements AutoCloseable {
         while (System.nanoTime() < deadline && others().findAny().isPresent()) {
             Thread.sleep(100);
         }
-        assertEquals(List.of(), others().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList(),
+        assertEquals(List.of(), others().map(p -> p.pid() + " " + CommandLines.of(p)).toList(),
                 "processes left besides sshd");
     }
 

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sperli.launcher.CommandLines;
 import org.sperli.launcher.KilledLauncher;
 import org.sperli.launcher.LauncherHarness;
 import org.sperli.launcher.Main;
@@ -62,6 +63,6 @@ class SshLauncherKilledTest {
         // The ranks are children of the SSH server, that is of this JVM, not of the launcher.
         launcher.killAndAssertNothingLeft(() -> ProcessHandle.current().descendants()
                 .filter(p -> p.pid() != launcher.process().pid())
-                .filter(p -> p.info().commandLine().orElse("").contains(RANK_MARKER)).toList(), 4, rankTmp);
+                .filter(p -> CommandLines.of(p).contains(RANK_MARKER)).toList(), 4, rankTmp);
     }
 }
