@@ -74,6 +74,6 @@ class CommandDocsTest {
             assertTrue(page.contains("*" + options.group() + "*"), options.group() + " is not on the rankd page");
             named++;
         }
-        assertEquals(6, named, RankdArguments.USAGE);
+        assertEquals(7, named, RankdArguments.USAGE);
     }
 }
