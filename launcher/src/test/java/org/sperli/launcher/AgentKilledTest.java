@@ -3,7 +3,6 @@ package org.sperli.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,7 +34,7 @@ class AgentKilledTest {
     }
 
     @Test
-    void sigkillOfTheHostAgentEndsItsRanksWithinThreeSecondsAndTheJobRestarts() throws IOException {
+    void sigkillOfTheHostAgentEndsItsRanksWithinThreeSecondsAndTheJobRestarts() throws Exception {
         Path jar = LauncherHarness.testJar(dir);
         List<Integer> ports = LauncherHarness.freePorts(3);
         List<ProcessHandle> firstRanks = new CopyOnWriteArrayList<>();
@@ -59,6 +58,12 @@ class AgentKilledTest {
                 jar.toString(), "kill-rank-1");
 
         assertTrue(agentKilledAt.isDone(), "the agent was never killed: " + run.out());
+        // The ranks are not this JVM's children: the JDK sees their end by polling (every 300 ms and more), so the
+        // last of them may be reported after a quick restart has already ended the run.
+        long reportBound = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (exitedAt.size() < 3 && System.nanoTime() < reportBound) {
+            Thread.sleep(50);
+        }
         assertEquals(3, exitedAt.size(), "ranks of incarnation 1 that ended");
         for (long at : exitedAt) {
             long ms = TimeUnit.NANOSECONDS.toMillis(at - agentKilledAt.join());
