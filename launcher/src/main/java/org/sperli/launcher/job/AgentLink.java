@@ -157,14 +157,17 @@ public final class AgentLink implements AutoCloseable {
             why = "its stream failed: " + e.getMessage();
         } finally {
             ready.completeExceptionally(new IOException(why == null ? "it said BYE first" : why));
-            if (why != null && !ranks.isEmpty()) {
+            List<AgentRank> lost = List.copyOf(ranks.values());
+            ranks.clear();
+            // Closed before the ranks' ends are told: whoever acts on them (a restart that starts ranks on this host)
+            // must find this link closed and start a new agent, not write to the one that is gone.
+            closed.complete(null);
+            if (why != null && !lost.isEmpty()) {
                 console.note("host agent on " + host + " lost (" + why + "); its ranks are lost with it");
             }
-            for (AgentRank p : ranks.values()) {
+            for (AgentRank p : lost) {
                 p.ended(RankProcess.LOST);
             }
-            ranks.clear();
-            closed.complete(null);
         }
     }
 
