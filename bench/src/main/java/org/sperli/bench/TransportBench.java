@@ -344,7 +344,7 @@ public final class TransportBench {
         return reps[reps.length / 2];
     }
 
-    private static void pingPong(Link link, boolean initiator, byte[] msg, byte[] in, int n, long[] samples) {
+    static void pingPong(Link link, boolean initiator, byte[] msg, byte[] in, int n, long[] samples) {
         for (int k = 0; k < n; k++) {
             if (initiator) {
                 long t0 = System.nanoTime();
@@ -361,7 +361,7 @@ public final class TransportBench {
         }
     }
 
-    private static byte[] filled(int n) {
+    static byte[] filled(int n) {
         byte[] b = new byte[n];
         for (int i = 0; i < n; i++) {
             b[i] = (byte) (i * 31 + 7);
@@ -371,7 +371,7 @@ public final class TransportBench {
 
     // SPERLI
 
-    private static final class SperliLink implements Link {
+    static final class SperliLink implements Link {
         private final RankRuntime runtime;
         private final int peer;
 
@@ -415,7 +415,7 @@ public final class TransportBench {
 
     // bare sockets
 
-    private static final class StreamLink implements Link {
+    static final class StreamLink implements Link {
         /** Messages up to this size go out in one write (one TLS record for the small ones). */
         private static final int ONE_WRITE = 64 * 1024;
 

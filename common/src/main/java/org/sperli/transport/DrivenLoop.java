@@ -92,10 +92,12 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     private final long keeperSelectNanos;
     private final long takeoverNanos;
     private final long spinNanos;
+    /** What a polling thread does between two polls: {@link WaitSpin#pause}. */
+    private final Runnable pause;
 
     /** A loop on {@code clock} whose waiting threads poll for {@code spinNanos} before they sleep (0: never). */
     public DrivenLoop(IoHandlerFactory factory, String keeperName, long spinNanos, Clock clock) {
-        this(factory, keeperName, KEEPER_SELECT_NANOS, TAKEOVER_NANOS, spinNanos, clock);
+        this(factory, keeperName, KEEPER_SELECT_NANOS, TAKEOVER_NANOS, spinNanos, clock, WaitSpin::pause);
     }
 
     /**
@@ -105,6 +107,13 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
      */
     DrivenLoop(IoHandlerFactory factory, String keeperName, long keeperSelectNanos, long takeoverNanos,
                long spinNanos, Clock clock) {
+        this(factory, keeperName, keeperSelectNanos, takeoverNanos, spinNanos, clock, WaitSpin::pause);
+    }
+
+    /** With what a polling thread does between two polls given too: a test counts the pauses. */
+    DrivenLoop(IoHandlerFactory factory, String keeperName, long keeperSelectNanos, long takeoverNanos,
+               long spinNanos, Clock clock, Runnable pause) {
+        this.pause = pause;
         this.clock = clock;
         this.ticker = ClockTicker.of(clock);
         this.releasedAt = clock.nanoTime();
@@ -158,7 +167,8 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
      * Polls the loop without sleeping until {@link #spinNanos} after {@code waitBegan}; true as soon as the caller's
      * wait is over, another thread wants the lock or this one was interrupted (the caller then looks again), false
      * when the spin ran out. Bounded by the wait's start, not by this call's: two threads that wait at once end each
-     * other's passes, and a spin counted from each call would then poll for as long as both wait.
+     * other's passes, and a spin counted from each call would then poll for as long as both wait. Between two polls
+     * the thread offers its core ({@link #pause}): the peer it waits for may be queued on the same core.
      */
     private boolean spin(long waitBegan, BooleanSupplier changed) {
         long end = waitBegan + spinNanos;
@@ -170,6 +180,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
             if (changed.getAsBoolean() || wanting.get() > 0 || Thread.currentThread().isInterrupted()) {
                 return true;
             }
+            pause.run();
         } while (clock.nanoTime() - end < 0);
         return false;
     }

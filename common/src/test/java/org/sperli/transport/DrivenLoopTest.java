@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -324,6 +325,23 @@ class DrivenLoopTest {
         assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
             assertTrue(loop.drive(TimeUnit.MILLISECONDS.toNanos(100), began, () -> false));
         });
+    }
+
+    @Test
+    void aThreadThatPollsOffersItsCoreBetweenTwoPollsAndNotOnceItsWaitIsOver() throws Exception {
+        // Two ranks that talk may share one core: a poll that never paused held it while the reply could not come.
+        close();
+        AtomicInteger pauses = new AtomicInteger();
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
+                TimeUnit.MINUTES.toNanos(1), TimeUnit.MINUTES.toNanos(1), Clock.SYSTEM, pauses::incrementAndGet));
+        waitUntilTheKeeperLetsGo();
+        pauses.set(0);
+        assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
+            assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> pauses.get() == 3));
+        });
+        assertEquals(3, pauses.get(), "one pause after each poll that found the wait not over");
+        assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> true));
+        assertEquals(3, pauses.get(), "a wait that is over does not pause");
     }
 
     /** A loop whose waiting threads poll for a minute before they sleep: only the spin's exits end a drive. */
