@@ -32,7 +32,7 @@ public final class OwnerOnlyDirectory implements AutoCloseable {
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
 
     private final Path path;
-    private boolean closed;
+    private volatile boolean closed;
 
     private OwnerOnlyDirectory(Path path) {
         this.path = path;
@@ -77,11 +77,13 @@ public final class OwnerOnlyDirectory implements AutoCloseable {
     }
 
     /**
-     * Deletes the directory and everything in it; a second call does nothing. Symbolic links are deleted, never
-     * followed.
+     * Deletes the directory and everything in it; a second call does nothing but wait until the first is through.
+     * Symbolic links are deleted, never followed. The wait matters to a process that ends from two threads at once (a
+     * host agent's SIGTERM hook and the end of its control stream): the one that halts the JVM must not cut the
+     * other's deletion short.
      */
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
         if (closed) {
             return;
         }

@@ -49,6 +49,46 @@ class OwnerOnlyDirectoryTest {
     }
 
     @Test
+    void aSecondCloseReturnsOnlyOnceTheFirstHasDeletedEverything() throws Exception {
+        OwnerOnlyDirectory dir = OwnerOnlyDirectory.create(parent, "agent-");
+        int directories = 64;
+        for (int d = 0; d < directories; d++) {
+            Path sub = Files.createDirectory(dir.path().resolve("rank-" + d));
+            for (int f = 0; f < 256; f++) {
+                Files.writeString(sub.resolve("f" + f), "x");
+            }
+        }
+        Thread first = new Thread(() -> {
+            try {
+                dir.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        first.start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            // The first close is under way once one of the directories is gone, with most of the tree still there.
+            while (Files.exists(dir.path()) && subdirectories(dir.path()) == directories) {
+                assertTrue(System.nanoTime() < deadline, "the first close did not start");
+                Thread.onSpinWait();
+            }
+            dir.close();
+            assertFalse(Files.exists(dir.path(), LinkOption.NOFOLLOW_LINKS), "the second close returned early");
+        } finally {
+            first.join(30_000);
+        }
+    }
+
+    private static long subdirectories(Path path) {
+        try (var list = Files.list(path)) {
+            return list.count();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Test
     void closeDeletesALinkWithoutFollowingIt() throws IOException {
         Path outside = Files.writeString(parent.resolve("outside.txt"), "keep");
         OwnerOnlyDirectory dir = OwnerOnlyDirectory.create(parent, "rank-");

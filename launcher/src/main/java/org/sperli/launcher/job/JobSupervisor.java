@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.sperli.identity.JobKit;
@@ -49,6 +50,7 @@ public final class JobSupervisor {
     private final IncarnationStart starts;
     private final RankEnding ending;
     private volatile boolean stopRequested;
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
 
     /**
      * The result of a job: the launcher's exit status and what to say about it. What each incarnation did is in the
@@ -85,6 +87,7 @@ public final class JobSupervisor {
     /** Asks the job to end: every rank is stopped and no restart follows. Safe from any thread. */
     public void stop() {
         stopRequested = true;
+        stopSignal.countDown();
     }
 
     /** The kit as it is now (ranks may have moved). */
@@ -110,13 +113,16 @@ public final class JobSupervisor {
             }
             List<RankProcess> ranks = new ArrayList<>();
             IncarnationFailure failure = runIncarnation(incarnation, ranks);
+            // A stop that arrived while the incarnation ended is what ended it: under Slurm, scancel's SIGTERM reaches
+            // the ranks (status 8) by another path than the word that the step was cancelled.
+            boolean stopped = failure != null && (failure.stopped() || stopRequested);
             history.end(kit().hosts(), ranks, failure == null ? RunReport.Result.COMPLETED
-                    : failure.stopped() ? RunReport.Result.STOPPED : RunReport.Result.FAILED,
+                    : stopped ? RunReport.Result.STOPPED : RunReport.Result.FAILED,
                     failure == null ? null : failure.describe());
             if (failure == null) {
                 return new Result(ExitCodes.COMPLETED, "completed");
             }
-            if (failure.stopped()) {
+            if (stopped) {
                 return stopped();
             }
             lastFailure = failure.describe();
@@ -182,6 +188,9 @@ public final class JobSupervisor {
                 continue;
             }
             int status = status(p);
+            if (status == RankExit.OPERATOR_STOP && stopFollows()) {
+                return IncarnationFailure.stoppedByOperator();
+            }
             if (status != 0) {
                 RankProcess cause = cause(p, ended);
                 return IncarnationFailure.ofRank(cause, status(cause));
@@ -220,6 +229,20 @@ public final class JobSupervisor {
             }
         }
         return first;
+    }
+
+    /**
+     * Whether a stop of the job is requested within {@link #CAUSE_WAIT}, after a rank said it was stopped by a SIGTERM
+     * that the launcher did not send: an operator's stop of the whole job (scancel, a revoked allocation) reaches
+     * the ranks and the launcher by different paths, in either order.
+     */
+    private boolean stopFollows() {
+        try {
+            return stopSignal.await(CAUSE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
     }
 
     /** Whether {@code status} says a rank ended because another failed (RankExit 4, 5), not for itself. */
