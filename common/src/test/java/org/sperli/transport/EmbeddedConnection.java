@@ -95,31 +95,29 @@ public final class EmbeddedConnection {
 
     /** The frames this rank wrote since the last call, in order. */
     public List<Sent> sent() {
+        // The encoder writes a small frame as one buffer and a large one as header and payload: read the bytes as a
+        // peer would, whatever buffers they came in.
+        ByteBuf wire = Unpooled.buffer();
+        ByteBuf piece;
+        while ((piece = channel.readOutbound()) != null) {
+            wire.writeBytes(piece);
+            piece.release();
+        }
         List<Sent> frames = new ArrayList<>();
-        ByteBuf header;
-        while ((header = channel.readOutbound()) != null) {
-            FrameHeader h = FrameHeader.read(bytes(header), 0);
-            byte[] payload = new byte[0];
-            if (h.length() > 0) {
-                ByteBuf body = channel.readOutbound();
-                payload = new byte[body.readableBytes()];
-                body.readBytes(payload);
-                body.release();
-            }
+        while (wire.isReadable()) {
+            byte[] headerBytes = new byte[FrameHeader.LENGTH];
+            wire.readBytes(headerBytes);
+            FrameHeader h = FrameHeader.read(ByteBuffer.wrap(headerBytes), 0);
+            byte[] payload = new byte[Math.toIntExact(h.length())];
+            wire.readBytes(payload);
             frames.add(new Sent(h, payload));
         }
+        wire.release();
         return frames;
     }
 
     /** The types of the frames this rank wrote since the last call. */
     public List<FrameType> sentTypes() {
         return sent().stream().map(s -> s.header().frameType()).toList();
-    }
-
-    private static ByteBuffer bytes(ByteBuf buf) {
-        byte[] b = new byte[buf.readableBytes()];
-        buf.readBytes(b);
-        buf.release();
-        return ByteBuffer.wrap(b);
     }
 }

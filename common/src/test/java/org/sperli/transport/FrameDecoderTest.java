@@ -185,10 +185,11 @@ class FrameDecoderTest {
     }
 
     @Test
-    void encoderWritesHeaderThenThePayloadBufferItself() {
+    void encoderWritesHeaderThenThePayloadBufferItselfWhenTheyDoNotFitOneRecord() {
         EmbeddedChannel ch = new EmbeddedChannel(FrameEncoder.INSTANCE);
-        ByteBuf payload = Unpooled.wrappedBuffer(new byte[] {1, 2, 3});
-        FrameHeader h = FrameHeader.of(FrameType.DATA, 3, JOB, 1, 0, 2, 4, 0);
+        int n = FrameEncoder.ONE_BUFFER_PAYLOAD_BYTES + 1;
+        ByteBuf payload = Unpooled.wrappedBuffer(new byte[n]);
+        FrameHeader h = FrameHeader.of(FrameType.DATA, n, JOB, 1, 0, 2, 4, 0);
         ch.writeOutbound(new OutboundFrame(h, payload));
         ByteBuf header = ch.readOutbound();
         ByteBuf body = ch.readOutbound();
@@ -196,6 +197,31 @@ class FrameDecoderTest {
         assertTrue(body == payload, "the payload buffer is passed on, not copied");
         header.release();
         body.release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void encoderWritesAFrameThatFitsOneRecordAsOneBufferAndReleasesThePayload() {
+        // TLS would copy header and payload into one buffer anyway; copied here, they pass the handlers once.
+        EmbeddedChannel ch = new EmbeddedChannel(FrameEncoder.INSTANCE);
+        for (int n : new int[] {0, 3, FrameEncoder.ONE_BUFFER_PAYLOAD_BYTES}) {
+            byte[] bytes = new byte[n];
+            Arrays.fill(bytes, (byte) 7);
+            // Not wrappedBuffer: for n = 0 it gives the shared empty buffer, which no release frees.
+            ByteBuf payload = Unpooled.buffer(n).writeBytes(bytes);
+            FrameHeader h = FrameHeader.of(FrameType.DATA, n, JOB, 1, 0, 2, 4, 0);
+            ch.writeOutbound(new OutboundFrame(h, payload));
+            ByteBuf frame = ch.readOutbound();
+            assertNull(ch.readOutbound(), "one buffer for a frame of " + n + " payload bytes");
+            byte[] wire = new byte[frame.readableBytes()];
+            frame.readBytes(wire);
+            frame.release();
+            byte[] expected = new byte[FrameHeader.LENGTH + n];
+            System.arraycopy(h.toBytes(), 0, expected, 0, FrameHeader.LENGTH);
+            System.arraycopy(bytes, 0, expected, FrameHeader.LENGTH, n);
+            assertArrayEquals(expected, wire);
+            assertEquals(0, payload.refCnt(), "the payload is released once copied");
+        }
         ch.finishAndReleaseAll();
     }
 
