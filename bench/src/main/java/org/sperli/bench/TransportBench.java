@@ -200,9 +200,11 @@ public final class TransportBench {
                 System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "negotiated: %s; Ed25519 job certificates, loopback 127.0.0.1%n", suites);
-        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up (every size warmed first); "
-                + "bandwidth: one direction, %d MiB per repetition, median of %d after %d warm-up%n", PING_TIMED,
-                PING_WARM_UP, (BW_SIZES[0] >> 20) * BW_COUNTS[0], BW_TIMED, BW_WARM_UP);
+        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up (every size warmed first), the"
+                + " stacks one after the other: their p99 depends on where the scheduler put each pair of threads"
+                + " (scripts/bench latency measures the tail); bandwidth: one direction, %d MiB per repetition,"
+                + " median of %d after %d warm-up%n", PING_TIMED, PING_WARM_UP, (BW_SIZES[0] >> 20) * BW_COUNTS[0],
+                BW_TIMED, BW_WARM_UP);
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-28s", "metric"));
         for (String n : names) {
             head.append(String.format(Locale.ROOT, " %12s", "SPERLI " + n));
