@@ -34,10 +34,21 @@ class CheckpointedJobTest {
         assertTrue(result.startsWith("result 0x") && result.endsWith("after 60 steps on 4 ranks"), result);
     }
 
+    /**
+     * Each rank refuses its checkpoint by itself; a rank that hears the other's ABORT first (with the last data of the
+     * step before) ends with H1612 instead, so the test asks for the refusal as the job's cause and of some rank.
+     */
     @Test
     void withoutACheckpointDirectoryTheCheckpointIsRefused() {
         JobResult result = SperliTestKit.job(CheckpointedJob.class).ranks(2).args("20", "10").quiet().run();
-        assertTrue(result.rank(0).lastLine().startsWith("H1618"), result.report());
+        assertTrue(result.outcome().contains("H1618"), result.report());
+        boolean refused = false;
+        for (int rank = 0; rank < 2; rank++) {
+            String line = String.valueOf(result.rank(rank).lastLine());
+            assertTrue(line.startsWith("H1618") || line.startsWith("H1612"), result.report());
+            refused |= line.startsWith("H1618");
+        }
+        assertTrue(refused, result.report());
     }
 
     private static String last(List<String> lines) {
