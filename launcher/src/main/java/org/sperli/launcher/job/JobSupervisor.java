@@ -49,7 +49,7 @@ public final class JobSupervisor {
     private final HostReadiness hosts;
     private final IncarnationStart starts;
     private final RankEnding ending;
-    private volatile boolean stopRequested;
+    /** Open until {@link #stop}: what a wait for the operator's stop waits on (see {@link #stopFollows}). */
     private final CountDownLatch stopSignal = new CountDownLatch(1);
 
     /**
@@ -86,7 +86,6 @@ public final class JobSupervisor {
 
     /** Asks the job to end: every rank is stopped and no restart follows. Safe from any thread. */
     public void stop() {
-        stopRequested = true;
         stopSignal.countDown();
     }
 
@@ -100,7 +99,7 @@ public final class JobSupervisor {
         long incarnation = 0;
         String lastFailure = "no rank started";
         while (incarnation <= restartMax) {
-            if (stopRequested) {
+            if (stopRequested()) {
                 return stopped();
             }
             incarnation++;
@@ -115,7 +114,7 @@ public final class JobSupervisor {
             IncarnationFailure failure = runIncarnation(incarnation, ranks);
             // A stop that arrived while the incarnation ended is what ended it: under Slurm, scancel's SIGTERM reaches
             // the ranks (status 8) by another path than the word that the step was cancelled.
-            boolean stopped = failure != null && (failure.stopped() || stopRequested);
+            boolean stopped = failure != null && (failure.stopped() || stopRequested());
             history.end(kit().hosts(), ranks, failure == null ? RunReport.Result.COMPLETED
                     : stopped ? RunReport.Result.STOPPED : RunReport.Result.FAILED,
                     failure == null ? null : failure.describe());
@@ -146,7 +145,7 @@ public final class JobSupervisor {
         progress.begin(incarnation, kit().size());
         timeline.begin(incarnation, kit().size());
         try {
-            failure = starts.startAll(incarnation, kit(), ranks, () -> stopRequested);
+            failure = starts.startAll(incarnation, kit(), ranks, this::stopRequested);
             if (failure == null) {
                 failure = await(ranks);
             }
@@ -156,7 +155,7 @@ public final class JobSupervisor {
             }
             if (failure != null && !failure.stopped() && !failure.permanent()
                     && progress.peersWillHear(failure.rank())) {
-                ending.settle(ranks, () -> stopRequested);
+                ending.settle(ranks, this::stopRequested);
             }
         } finally {
             progress.end();
@@ -174,7 +173,7 @@ public final class JobSupervisor {
         }
         int completed = 0;
         while (completed < ranks.size()) {
-            if (stopRequested) {
+            if (stopRequested()) {
                 return IncarnationFailure.stoppedByOperator();
             }
             RankProcess p;
@@ -229,6 +228,11 @@ public final class JobSupervisor {
             }
         }
         return first;
+    }
+
+    /** Whether {@link #stop} was called. */
+    private boolean stopRequested() {
+        return stopSignal.getCount() == 0;
     }
 
     /**
