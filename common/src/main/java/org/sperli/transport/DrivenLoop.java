@@ -167,8 +167,10 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
      * Polls the loop without sleeping until {@link #spinNanos} after {@code waitBegan}; true as soon as the caller's
      * wait is over, another thread wants the lock or this one was interrupted (the caller then looks again), false
      * when the spin ran out. Bounded by the wait's start, not by this call's: two threads that wait at once end each
-     * other's passes, and a spin counted from each call would then poll for as long as both wait. Between two polls
-     * the thread offers its core ({@link #pause}): the peer it waits for may be queued on the same core.
+     * other's passes, and a spin counted from each call would then poll for as long as both wait. Before each poll,
+     * the first one too, the thread offers its core ({@link #pause}): the peer it waits for may be queued on the same
+     * core, and a wait mostly begins right after this thread's own request went out, when no reply can be there yet
+     * (a poll that finds nothing costs more than the offer; docs/performance.md, section 6.6).
      */
     private boolean spin(long waitBegan, BooleanSupplier changed) {
         long end = waitBegan + spinNanos;
@@ -176,11 +178,11 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
             return false;
         }
         do {
+            pause.run();
             runOnce(-1);
             if (changed.getAsBoolean() || wanting.get() > 0 || Thread.currentThread().isInterrupted()) {
                 return true;
             }
-            pause.run();
         } while (clock.nanoTime() - end < 0);
         return false;
     }

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Even then the scheduler may put two ranks that talk to each other on one core, and keep them there: a
  * kernel that packs threads onto few (virtual) cores did so here for seconds at a time. A thread that polled without
  * pausing then held that core for its whole spin while the reply it waited for could not be computed: 60-80 us per
- * half round trip instead of 9 (docs/performance.md, section 6.6). So a polling thread offers its core between two
- * polls ({@link #pause}); with no other thread queued on the core that costs one system call.
+ * half round trip instead of 9 (docs/performance.md, section 6.6). So a polling thread offers its core before each
+ * poll ({@link #pause}); with no other thread queued on the core that costs one system call.
  */
 public final class WaitSpin {
     /**
@@ -25,7 +25,7 @@ public final class WaitSpin {
     private WaitSpin() {
     }
 
-    /** Between two polls: lets a thread queued on this core (the peer whose reply is awaited, perhaps) run first. */
+    /** Before a poll: lets a thread queued on this core (the peer whose reply is awaited, perhaps) run first. */
     public static void pause() {
         Thread.yield();
     }

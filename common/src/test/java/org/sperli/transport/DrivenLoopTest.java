@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -339,9 +340,29 @@ class DrivenLoopTest {
         assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
             assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> pauses.get() == 3));
         });
-        assertEquals(3, pauses.get(), "one pause after each poll that found the wait not over");
+        assertEquals(3, pauses.get(), "one pause before each poll");
         assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> true));
         assertEquals(3, pauses.get(), "a wait that is over does not pause");
+    }
+
+    @Test
+    void aThreadThatBeginsToPollOffersItsCoreBeforeItsFirstPoll() throws Exception {
+        // A wait mostly begins right after the thread's own request went out: a poll then finds nothing, and on a
+        // shared core the peer that computes the reply may be waiting for it.
+        close();
+        List<String> steps = Collections.synchronizedList(new ArrayList<>());
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
+                TimeUnit.MINUTES.toNanos(1), TimeUnit.MINUTES.toNanos(1), Clock.SYSTEM, () -> steps.add("pause")));
+        waitUntilTheKeeperLetsGo();
+        steps.clear();
+        assertTimeoutPreemptively(Duration.ofSeconds(BOUND_S), () -> {
+            assertTrue(loop.drive(TimeUnit.MINUTES.toNanos(1), System.nanoTime(), () -> {
+                steps.add("look");
+                return steps.stream().filter("look"::equals).count() == 3;
+            }));
+        });
+        // The first look is the drive's own, before it spins; each later one follows a poll.
+        assertEquals(List.of("look", "pause", "look", "pause", "look"), steps);
     }
 
     /** A loop whose waiting threads poll for a minute before they sleep: only the spin's exits end a drive. */
