@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -42,8 +43,10 @@ import org.sperli.identity.TlsSockets;
  * compiled on this machine, and measured before that (5000 round trips), SPERLI's p99 was the compiler's.
  *
  * <p>Latency is half the round trip of an 8-byte message, as in {@link TransportBench}; the same
- * {@link TransportBench.Link} code drives both stacks. Each row also says what the timed blocks shared the machine
- * with: the JIT compiler's time and the collections.
+ * {@link TransportBench.Link} code drives both stacks. {@code CPU} is the CPU time of the two ping-pong threads in the
+ * timed blocks per message (each thread reads its own): with both on one core nothing waits for a wake-up, so latency
+ * there is this CPU, the cost of a message in both processes; on two cores a thread that polls counts its polls too.
+ * Each row also says what the timed blocks shared the machine with: the JIT compiler's time and the collections.
  */
 public final class LatencyBench {
     static final int BLOCK = 1000;
@@ -87,9 +90,10 @@ public final class LatencyBench {
         out.printf(Locale.ROOT, "LatencyBench  java.version=%s  vm=%s  cores=%d%n", System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "8 B ping-pong, half round trip in us; SPERLI and bare JSSE open at once, %d blocks"
-                + " of %d samples each per placement, alternating%n", rounds, BLOCK);
-        out.printf(Locale.ROOT, "%-6s %-13s %-7s %7s %7s %7s %7s %7s   %9s %9s %6s %4s%n", "engine", "placement",
-                "stack", "p50", "p90", "p99", "p99.9", "mean", "p50/JSSE", "p99/JSSE", "JIT ms", "GCs");
+                + " of %d samples each per placement, alternating; CPU: both threads' CPU time per message, in us%n",
+                rounds, BLOCK);
+        out.printf(Locale.ROOT, "%-6s %-13s %-7s %7s %7s %7s %7s %7s %7s   %9s %9s %6s %4s%n", "engine", "placement",
+                "stack", "p50", "p90", "p99", "p99.9", "mean", "CPU", "p50/JSSE", "p99/JSSE", "JIT ms", "GCs");
         for (CryptoEngine.Name name : CryptoEngine.Name.values()) {
             CryptoEngine.Choice choice = CryptoEngine.switchTo(name);
             if (choice.engine() != name) {
@@ -141,8 +145,10 @@ public final class LatencyBench {
 
     private static void row(PrintStream out, String engine, String placement, String stack, double[] p, String ratios,
                             Shared shared, Placement where) {
-        out.printf(Locale.ROOT, "%-6s %-13s %-7s %7.1f %7.1f %7.1f %7.1f %7.1f   %s %6d %4d%n", stack.equals("SPERLI")
-                ? engine : "", placement, stack, p[0], p[1], p[2], p[3], p[4], ratios,
+        int s = stack.equals("SPERLI") ? 0 : 1;
+        double cpuUs = shared.cpuNs[where.ordinal()][s] / 1e3 / (2.0 * shared.rounds * BLOCK);
+        out.printf(Locale.ROOT, "%-6s %-13s %-7s %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f   %s %6d %4d%n",
+                stack.equals("SPERLI") ? engine : "", placement, stack, p[0], p[1], p[2], p[3], p[4], cpuUs, ratios,
                 stack.equals("SPERLI") ? shared.jitMs[where.ordinal()] : 0,
                 stack.equals("SPERLI") ? shared.gcs[where.ordinal()] : 0);
     }
@@ -167,6 +173,8 @@ public final class LatencyBench {
         final String[] skipped = new String[Placement.values().length];
         final long[] jitMs = new long[Placement.values().length];
         final long[] gcs = new long[Placement.values().length];
+        /** CPU time of both ping-pong threads in each stack's timed blocks, per placement. */
+        final long[][] cpuNs = new long[Placement.values().length][2];
         final int[] tids = new int[2];
         volatile boolean warm;
         long warmUpNs;
@@ -247,14 +255,22 @@ public final class LatencyBench {
             CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             long jit0 = jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
             long gc0 = collections();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long[] cpu = new long[2];
             for (int round = 0; round < rounds; round++) {
                 for (int k = 0; k < 2; k++) {
                     int stack = (round + k) % 2;
+                    long cpu0 = threads.getCurrentThreadCpuTime();
                     TransportBench.pingPong(links[stack], rank == 0, msg, in, BLOCK, rank == 0 ? block : null);
+                    cpu[stack] += threads.getCurrentThreadCpuTime() - cpu0;
                     if (rank == 0) {
                         System.arraycopy(block, 0, samples[p.ordinal()][stack], round * BLOCK, BLOCK);
                     }
                 }
+            }
+            synchronized (cpuNs) {
+                cpuNs[p.ordinal()][0] += cpu[0];
+                cpuNs[p.ordinal()][1] += cpu[1];
             }
             if (rank == 0) {
                 jitMs[p.ordinal()] = (jit != null && jit.isCompilationTimeMonitoringSupported()
