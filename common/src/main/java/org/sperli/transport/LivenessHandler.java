@@ -15,8 +15,9 @@ import org.sperli.protocol.Limits;
  * before the decoder, so that every byte counts) means the peer is lost, unless reading is paused because this rank's
  * queues are full (then the silence is ours).
  *
- * <p>Every frame the rank sends passes {@link #write}: the runtime writes through the channel, which starts at the
- * pipeline's tail, behind this handler; the heartbeat itself starts below it and is counted here.
+ * <p>Every frame the rank sends passes {@link #write} or is told by {@link #wrote}: the runtime writes through the
+ * channel, which starts at the pipeline's tail, behind this handler, or beside the pipeline ({@link DirectRecords});
+ * the heartbeat itself starts below it and is counted here.
  */
 public final class LivenessHandler extends ChannelDuplexHandler {
     private final long heartbeatAfterNanos;
@@ -62,6 +63,11 @@ public final class LivenessHandler extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
         lastWriteNanos = now();
         ctx.write(msg, promise);
+    }
+
+    /** A frame went out beside the pipeline ({@link DirectRecords}); on the event loop. */
+    void wrote() {
+        lastWriteNanos = now();
     }
 
     /** Sends a HEARTBEAT if nothing was written for the heartbeat interval; on the event loop. */

@@ -2,6 +2,7 @@ package org.sperli.transport;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -12,24 +13,39 @@ import java.util.concurrent.TimeUnit;
 public final class PeerChannel {
     private final Channel channel;
     private final FlowControl flow;
+    private final DirectRecords direct;
+    private final ChannelFutureListener leftPipeline;
 
     PeerChannel(Channel channel, FlowControl flow) {
         this.channel = channel;
         this.flow = flow;
+        this.direct = new DirectRecords(channel);
+        this.leftPipeline = f -> direct.leftPipeline();
     }
 
     /**
      * Queues {@code frame} and flushes; the future completes once TLS has consumed the payload. Where the calling
-     * thread can drive the connection's loop now, it encrypts and writes itself; otherwise the loop's driver does.
+     * thread can drive the connection's loop now, it encrypts and writes itself: a small frame beside the pipeline
+     * where that keeps the order ({@link DirectRecords}), any other through it; otherwise the loop's driver does.
      */
     public ChannelFuture write(OutboundFrame frame) {
         if (channel.eventLoop() instanceof DrivenLoop loop) {
-            ChannelFuture written = loop.callAsDriver(() -> channel.writeAndFlush(frame));
+            ChannelFuture written = loop.callAsDriver(() -> {
+                ChannelFuture sent = direct.send(frame);
+                return sent != null ? sent : throughPipeline(frame);
+            });
             if (written != null) {
                 return written;
             }
         }
-        return channel.writeAndFlush(frame);
+        return throughPipeline(frame);
+    }
+
+    private ChannelFuture throughPipeline(OutboundFrame frame) {
+        direct.enteredPipeline();
+        ChannelFuture written = channel.writeAndFlush(frame);
+        written.addListener(leftPipeline);
+        return written;
     }
 
     public FlowControl flow() {
