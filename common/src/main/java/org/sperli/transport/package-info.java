@@ -13,6 +13,10 @@
  * itself after HELLO), {@code liveness} ({@link org.sperli.transport.LivenessHandler}: heartbeats, sent by the
  * rank's one {@link org.sperli.transport.Heartbeats} timer, and silence), {@code peer} (hands frames to the runtime).
  *
+ * <p>A small frame may go out beside these handlers: {@link org.sperli.transport.DirectRecords} encrypts it with the
+ * connection's engine and writes it to the socket from the sending thread, where that cannot change the order of the
+ * connection's records and frames.
+ *
  * <p>{@link org.sperli.transport.Connections} owns the event loop and sockets; the runtime sees a connection only as
  * a {@link org.sperli.transport.PeerChannel}, and runs the loop while it waits ({@link org.sperli.transport.Progress},
  * {@link org.sperli.transport.DrivenLoop}). Protocol decisions live in {@code org.sperli.protocol}; this package

@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.sperli.SperliException;
 import org.sperli.identity.TestJob;
 import org.sperli.identity.TlsContexts;
 import org.sperli.protocol.frame.FrameHeader;
@@ -133,7 +132,7 @@ class DirectRecordsTest {
                     if (failure == null) {
                         AtomicLong beats = new AtomicLong();
                         ReceiverContext context = new ReceiverContext(job.job, 2, own, 1 - own, 1);
-                        PeerPipeline.established(ch, 1 - own, context, new Quiet(), 60_000,
+                        PeerPipeline.established(ch, 1 - own, context, new IgnoredPeerEvents(), 60_000,
                                 () -> OutboundFrame.of(FrameHeader.of(FrameType.HEARTBEAT, Heartbeat.LENGTH,
                                         job.job, own, 1 - own, 1, 0, 0),
                                         new Heartbeat(beats.incrementAndGet()).toBytes()),
@@ -150,29 +149,5 @@ class DirectRecordsTest {
             ((ByteBuf) o).release();
         }
         return all;
-    }
-
-    private static final class Quiet implements PeerEvents {
-        @Override
-        public void onHello(int peer, Frame hello) {
-            hello.release();
-        }
-
-        @Override
-        public void onFrame(int peer, Frame frame) {
-            frame.release();
-        }
-
-        @Override
-        public void onRefused(int peer, SperliException refusal) {
-        }
-
-        @Override
-        public void onSilent(int peer) {
-        }
-
-        @Override
-        public void onClosed(int peer) {
-        }
     }
 }

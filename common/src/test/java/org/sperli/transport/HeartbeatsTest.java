@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
-import org.sperli.SperliException;
 import org.sperli.protocol.JobId;
 import org.sperli.protocol.Limits;
 import org.sperli.protocol.frame.FrameHeader;
@@ -34,7 +33,7 @@ class HeartbeatsTest {
 
     private EmbeddedChannel connection(long silenceMs) {
         Heartbeats heartbeats = new Heartbeats(ch.eventLoop(), clock);
-        ch.pipeline().addLast(new LivenessHandler(1, silenceMs, new IgnoredEvents(), () -> OutboundFrame.of(
+        ch.pipeline().addLast(new LivenessHandler(1, silenceMs, new IgnoredPeerEvents(), () -> OutboundFrame.of(
                 FrameHeader.of(FrameType.HEARTBEAT, 8, JOB, 0, 1, 1, 0, 0), new byte[8]), heartbeats));
         return ch;
     }
@@ -141,28 +140,5 @@ class HeartbeatsTest {
         advance(1000);
         assertNull(c.readOutbound());
         assertEquals(-1, c.runScheduledPendingTasks(), "no tick is left scheduled");
-    }
-
-    /** A connection whose peer says nothing but heartbeats: none of these is called here. */
-    private static final class IgnoredEvents implements PeerEvents {
-        @Override
-        public void onHello(int peer, Frame hello) {
-        }
-
-        @Override
-        public void onFrame(int peer, Frame frame) {
-        }
-
-        @Override
-        public void onRefused(int peer, SperliException refusal) {
-        }
-
-        @Override
-        public void onSilent(int peer) {
-        }
-
-        @Override
-        public void onClosed(int peer) {
-        }
     }
 }

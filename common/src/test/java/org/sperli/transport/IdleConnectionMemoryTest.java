@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.sperli.SperliException;
 import org.sperli.identity.TlsContexts;
 import org.sperli.jvm.Clock;
 import org.sperli.protocol.frame.FrameHeader;
@@ -101,27 +100,10 @@ class IdleConnectionMemoryTest {
     }
 
     /** Counts HELLOs and drops every other frame. */
-    private final class Ignoring implements PeerEvents {
+    private final class Ignoring extends IgnoredPeerEvents {
         @Override
         public void onHello(int peer, Frame hello) {
             hellos.incrementAndGet();
-        }
-
-        @Override
-        public void onFrame(int peer, Frame frame) {
-            frame.release();
-        }
-
-        @Override
-        public void onRefused(int peer, SperliException refusal) {
-        }
-
-        @Override
-        public void onSilent(int peer) {
-        }
-
-        @Override
-        public void onClosed(int peer) {
         }
     }
 
