@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.nio.AbstractNioChannel;
@@ -50,11 +51,21 @@ final class DirectRecords {
     private final AtomicInteger inPipeline = new AtomicInteger();
     /** The frame's header and payload parts, for the engine to gather into one record. */
     private final ByteBuffer[] sources = new ByteBuffer[3];
+    /** Counts a write through the pipeline out again once it completed. */
+    private final ChannelFutureListener leftPipeline = f -> leftPipeline();
     private ChannelHandlerContext tls;
     private LivenessHandler liveness;
 
     DirectRecords(Channel channel) {
         this.channel = channel;
+    }
+
+    /** Writes and flushes {@code msg} through the whole pipeline, counted as on its way until the write completed. */
+    ChannelFuture throughPipeline(Object msg) {
+        enteredPipeline();
+        ChannelFuture written = channel.writeAndFlush(msg);
+        written.addListener(leftPipeline);
+        return written;
     }
 
     /** A frame goes through the pipeline; {@link #leftPipeline} once its write completed. */
@@ -103,9 +114,7 @@ final class DirectRecords {
             for (int i = 0; i < n; i++) {
                 rest.writeBytes(sources[i]);
             }
-            enteredPipeline();
-            written = channel.writeAndFlush(rest);
-            written.addListener(f -> leftPipeline());
+            written = throughPipeline(rest);
         }
         Arrays.fill(sources, null);
         payload.release();

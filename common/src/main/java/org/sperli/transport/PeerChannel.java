@@ -2,7 +2,6 @@ package org.sperli.transport;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -14,13 +13,11 @@ public final class PeerChannel {
     private final Channel channel;
     private final FlowControl flow;
     private final DirectRecords direct;
-    private final ChannelFutureListener leftPipeline;
 
     PeerChannel(Channel channel, FlowControl flow) {
         this.channel = channel;
         this.flow = flow;
         this.direct = new DirectRecords(channel);
-        this.leftPipeline = f -> direct.leftPipeline();
     }
 
     /**
@@ -32,20 +29,13 @@ public final class PeerChannel {
         if (channel.eventLoop() instanceof DrivenLoop loop) {
             ChannelFuture written = loop.callAsDriver(() -> {
                 ChannelFuture sent = direct.send(frame);
-                return sent != null ? sent : throughPipeline(frame);
+                return sent != null ? sent : direct.throughPipeline(frame);
             });
             if (written != null) {
                 return written;
             }
         }
-        return throughPipeline(frame);
-    }
-
-    private ChannelFuture throughPipeline(OutboundFrame frame) {
-        direct.enteredPipeline();
-        ChannelFuture written = channel.writeAndFlush(frame);
-        written.addListener(leftPipeline);
-        return written;
+        return direct.throughPipeline(frame);
     }
 
     public FlowControl flow() {
