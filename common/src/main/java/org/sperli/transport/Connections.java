@@ -9,8 +9,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +64,7 @@ public final class Connections implements AutoCloseable {
     public synchronized String listen(int port, ChannelInitializer<Channel> init) {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loop)
-                .channel(NioServerSocketChannel.class)
+                .channel(PeerServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childHandler(init);
         CONNECTION_OPTIONS.forEach((option, value) -> bootstrap.childOption(option, value));
@@ -82,7 +80,7 @@ public final class Connections implements AutoCloseable {
     public boolean dial(InetSocketAddress address, ChannelInitializer<Channel> init) {
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
-                .channel(NioSocketChannel.class)
+                .channel(PeerSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
                 .handler(init);
         CONNECTION_OPTIONS.forEach((option, value) -> bootstrap.option(option, value));

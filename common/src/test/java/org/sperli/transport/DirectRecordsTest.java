@@ -4,21 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.sperli.identity.TestJob;
-import org.sperli.identity.TlsContexts;
 import org.sperli.protocol.frame.FrameHeader;
 import org.sperli.protocol.frame.FrameType;
-import org.sperli.protocol.frame.ReceiverContext;
-import org.sperli.protocol.payload.Heartbeat;
-import org.sperli.testing.ManualClock;
 
 /**
  * When a frame may go out beside the pipeline ({@link DirectRecords#keepsOrder}): on a connection whose TLS handshake
@@ -34,19 +28,9 @@ class DirectRecordsTest {
     @BeforeEach
     void handshake() {
         job = TestJob.create(List.of("node0.example", "node1.example"));
-        client = end(true);
-        server = end(false);
-        for (int i = 0; i < 100; i++) {
-            ByteBuf toServer = drain(client);
-            ByteBuf toClient = drain(server);
-            if (!toServer.isReadable() && !toClient.isReadable()) {
-                toServer.release();
-                toClient.release();
-                break;
-            }
-            server.writeInbound(toServer);
-            client.writeInbound(toClient);
-        }
+        client = EmbeddedEnds.end(job, true, new IgnoredPeerEvents());
+        server = EmbeddedEnds.end(job, false, new IgnoredPeerEvents());
+        EmbeddedEnds.handshake(client, server);
         direct = new DirectRecords(client);
     }
 
@@ -87,7 +71,7 @@ class DirectRecordsTest {
         client.pipeline().context(io.netty.handler.ssl.SslHandler.class).write(Unpooled.wrappedBuffer(new byte[40]));
         assertFalse(direct.keepsOrder(frame(FrameType.DATA, 8)));
         client.flush();
-        drain(client).release();
+        EmbeddedEnds.drain(client).release();
         assertTrue(direct.keepsOrder(frame(FrameType.DATA, 8)));
     }
 
@@ -99,7 +83,7 @@ class DirectRecordsTest {
 
     @Test
     void nothingGoesDirectlyBeforeTheHandshakeIsDone() {
-        EmbeddedChannel fresh = end(true);
+        EmbeddedChannel fresh = EmbeddedEnds.end(job, true, new IgnoredPeerEvents());
         try {
             assertFalse(new DirectRecords(fresh).keepsOrder(frame(FrameType.DATA, 8)));
         } finally {
@@ -118,36 +102,5 @@ class DirectRecordsTest {
     private OutboundFrame frame(FrameType type, int bytes) {
         FrameHeader h = FrameHeader.of(type, bytes, job.job, 0, 1, 1, 0, 0);
         return new OutboundFrame(h, Unpooled.buffer(bytes).writeZero(bytes));
-    }
-
-    /** One end, the frame handlers added behind TLS once its handshake succeeded, as a rank does. */
-    private EmbeddedChannel end(boolean dialer) {
-        TlsEngineFactory engines = new JdkTlsEngineFactory(TlsContexts.create(job.job, job.size(),
-                job.ca.certificate(), job.credentials(dialer ? 0 : 1)));
-        int own = dialer ? 0 : 1;
-        ManualClock clock = new ManualClock();
-        return new EmbeddedChannel(PeerPipeline.initializer(
-                () -> dialer ? engines.client("node1.example", 47001) : engines.server(), 60_000,
-                (ch, cert, failure) -> {
-                    if (failure == null) {
-                        AtomicLong beats = new AtomicLong();
-                        ReceiverContext context = new ReceiverContext(job.job, 2, own, 1 - own, 1);
-                        PeerPipeline.established(ch, 1 - own, context, new IgnoredPeerEvents(), 60_000,
-                                () -> OutboundFrame.of(FrameHeader.of(FrameType.HEARTBEAT, Heartbeat.LENGTH,
-                                        job.job, own, 1 - own, 1, 0, 0),
-                                        new Heartbeat(beats.incrementAndGet()).toBytes()),
-                                new Heartbeats(ch.eventLoop(), clock), new RecycledArrays());
-                    }
-                }));
-    }
-
-    private static ByteBuf drain(EmbeddedChannel ch) {
-        ByteBuf all = Unpooled.buffer();
-        Object o;
-        while ((o = ch.readOutbound()) != null) {
-            all.writeBytes((ByteBuf) o);
-            ((ByteBuf) o).release();
-        }
-        return all;
     }
 }
