@@ -48,7 +48,11 @@ import org.sperli.jvm.Clock;
  * for the thread that holds the lock, and the lock orders what each holder did before the next.
  *
  * <p>All its time is the rank's {@link Clock}: the spin, the keeper's takeover, and, through {@link #ticker}, every
- * scheduled task and every handler that reads its executor's time (the silence, the heartbeats, the close grace).
+ * scheduled task and every handler that reads its executor's time (the silence, the heartbeats, the close grace). A
+ * pass that does not wait (a poll, a send) happens at one instant, the clock's reading at its start: its due tasks,
+ * the times of its reads and writes and of its end are that reading rather than a reading each (on one core, where
+ * a small message's latency is its CPU, they were a share of it; docs/performance.md, section 6.7). A pass that
+ * waits reads the clock as it goes.
  */
 public final class DrivenLoop extends AbstractScheduledEventExecutor implements IoEventLoop, Progress {
     /**
@@ -87,6 +91,10 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     private final Clock clock;
     private final Ticker ticker;
     private volatile long releasedAt;
+    /** The clock's reading at the start of the lock holder's pass; the loop's time while {@link #inPass}. */
+    private long passNanos;
+    /** Whether the lock holder is in a pass that does not wait: {@link #ticker} then gives {@link #passNanos}. */
+    private boolean inPass;
     private volatile boolean poked;
     private boolean initialized;
     private final long keeperSelectNanos;
@@ -115,7 +123,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
                long spinNanos, Clock clock, Runnable pause) {
         this.pause = pause;
         this.clock = clock;
-        this.ticker = ClockTicker.of(clock);
+        this.ticker = new LoopTicker(clock.nanoTime());
         this.releasedAt = clock.nanoTime();
         this.keeperSelectNanos = keeperSelectNanos;
         this.takeoverNanos = takeoverNanos;
@@ -145,18 +153,22 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
         // An interrupted thread's select returns at once: the flag is kept for the caller, not for the select.
         boolean interrupted = Thread.interrupted();
         boolean waited = acquire();
+        boolean polled = false;
         try {
             if (state.get() != RUNNING) {
                 return false;
             }
             if (waited || changed.getAsBoolean()) {
-                runOnce(-1);
-            } else if (!spin(waitBegan, changed)) {
+                poll(clock.nanoTime());
+                polled = true;
+            } else if (spin(waitBegan, changed)) {
+                polled = true;
+            } else {
                 runOnce(Math.max(1, maxNanos));
             }
             return true;
         } finally {
-            release();
+            release(polled ? passNanos : clock.nanoTime());
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -177,13 +189,15 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
         if (spinNanos <= 0 || clock.nanoTime() - end >= 0) {
             return false;
         }
+        long now;
         do {
             pause.run();
-            runOnce(-1);
+            now = clock.nanoTime();
+            poll(now);
             if (changed.getAsBoolean() || wanting.get() > 0 || Thread.currentThread().isInterrupted()) {
                 return true;
             }
-        } while (clock.nanoTime() - end < 0);
+        } while (now - end < 0);
         return false;
     }
 
@@ -201,6 +215,8 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
             return null;
         }
         driver = Thread.currentThread();
+        passNanos = clock.nanoTime();
+        inPass = true;
         try {
             // What is queued goes first: this thread's own earlier write may be among it, queued while another thread
             // drove, and a write must not overtake the one its thread made before it.
@@ -213,7 +229,8 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
             runTasks();
             return result;
         } finally {
-            release();
+            inPass = false;
+            release(passNanos);
         }
     }
 
@@ -241,9 +258,10 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
         return true;
     }
 
-    private void release() {
+    /** Lets the lock go, which the keeper counts its takeover from: {@code now} is the clock's latest reading. */
+    private void release(long now) {
         driver = null;
-        releasedAt = clock.nanoTime();
+        releasedAt = now;
         drive.unlock();
         if (!tasks.isEmpty() || state.get() != RUNNING) {
             poke();
@@ -253,6 +271,17 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     private void poke() {
         poked = true;
         LockSupport.unpark(keeper);
+    }
+
+    /** One pass that does not wait, all of it at {@code now} on the loop's {@link #ticker}. */
+    private void poll(long now) {
+        passNanos = now;
+        inPass = true;
+        try {
+            runOnce(-1);
+        } finally {
+            inPass = false;
+        }
     }
 
     /** One pass: I/O (waiting up to {@code waitNanos} when positive and nothing is queued), then the due tasks. */
@@ -290,7 +319,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
                 try {
                     finishShutdown();
                 } finally {
-                    release();
+                    release(clock.nanoTime());
                 }
                 return;
             }
@@ -307,7 +336,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
                     runOnce(keeperSelectNanos);
                 } while (wanting.get() == 0 && state.get() == RUNNING);
             } finally {
-                release();
+                release(clock.nanoTime());
             }
         }
     }
@@ -354,6 +383,34 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
         @Override
         public long deadlineNanos() {
             return clock.nanoTime() + delayNanos(clock.nanoTime());
+        }
+    }
+
+    /**
+     * The rank's clock as Netty's scheduler and the handlers on this loop read it, from the loop's start: in a pass
+     * that does not wait, for the thread that runs it, the pass's instant.
+     */
+    private final class LoopTicker implements Ticker {
+        private final long origin;
+
+        LoopTicker(long origin) {
+            this.origin = origin;
+        }
+
+        @Override
+        public long initialNanoTime() {
+            return origin;
+        }
+
+        @Override
+        public long nanoTime() {
+            return (driver == Thread.currentThread() && inPass ? passNanos : clock.nanoTime()) - origin;
+        }
+
+        /** A real sleep: Netty asks a ticker to sleep only in its own waits, none of which the rank's loop makes. */
+        @Override
+        public void sleep(long delay, TimeUnit unit) throws InterruptedException {
+            unit.sleep(delay);
         }
     }
 

@@ -90,7 +90,7 @@ public final class LivenessHandler extends ChannelDuplexHandler {
         super.userEventTriggered(ctx, evt);
     }
 
-    /** The loop's time: the rank's clock ({@link ClockTicker}), which the idle handler's silence reads too. */
+    /** The loop's time (its ticker: the rank's clock, read once a pass), which the idle handler's silence reads. */
     private long now() {
         return ctx.executor().ticker().nanoTime();
     }

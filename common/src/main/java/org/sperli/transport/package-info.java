@@ -15,7 +15,10 @@
  *
  * <p>A small frame may go out beside these handlers: {@link org.sperli.transport.DirectRecords} encrypts it with the
  * connection's engine and writes it to the socket from the sending thread, where that cannot change the order of the
- * connection's records and frames.
+ * connection's records and frames. On the way in, {@link org.sperli.transport.PeerSocketChannel} offers what a socket
+ * read brought to {@link org.sperli.transport.DirectReads}, which decrypts the whole small records with the same
+ * engine and hands their plaintext on from the TLS handler's place, so the idle handler and everything behind it see
+ * the same bytes; the TLS handler keeps everything it must see whole.
  *
  * <p>{@link org.sperli.transport.Connections} owns the event loop and sockets; the runtime sees a connection only as
  * a {@link org.sperli.transport.PeerChannel}, and runs the loop while it waits ({@link org.sperli.transport.Progress},

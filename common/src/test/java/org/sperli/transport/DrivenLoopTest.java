@@ -365,6 +365,79 @@ class DrivenLoopTest {
         assertEquals(List.of("look", "pause", "look", "pause", "look"), steps);
     }
 
+    @Test
+    void aSendReadsTheClockOnceAndTheLoopsTimeStandsAtThatReadingUntilItsEnd() throws Exception {
+        // On one core a message's latency is its CPU, and ten readings of the clock per message were a share of it.
+        close();
+        ReadingsOf clock = new ReadingsOf(Thread.currentThread());
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
+                TimeUnit.MINUTES.toNanos(1), 0, clock));
+        long[] seen = new long[2];
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+        int before;
+        Boolean sent;
+        do {
+            // The keeper may hold the lock at the moment of the try (see asDriver): then try again.
+            waitUntilTheKeeperLetsGo();
+            before = clock.readings.get();
+            sent = loop.callAsDriver(() -> {
+                seen[0] = loop.ticker().nanoTime();
+                clock.manual.advanceMillis(3);
+                seen[1] = loop.ticker().nanoTime();
+                return true;
+            });
+        } while (sent == null && System.nanoTime() < end);
+        assertTrue(sent != null, "the keeper never let this thread drive");
+        assertEquals(1, clock.readings.get() - before, "the send's pass read the clock once, at its start");
+        assertEquals(seen[0], seen[1], "a handler or task in the pass sees the pass's instant");
+        assertEquals(seen[0] + TimeUnit.MILLISECONDS.toNanos(3), loop.ticker().nanoTime(),
+                "outside a pass the loop's time is the clock's");
+    }
+
+    @Test
+    void aPollReadsTheClockOnceAndAWaitThatSleepsReadsItAgainAfterwards() throws Exception {
+        close();
+        ReadingsOf clock = new ReadingsOf(Thread.currentThread());
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
+                TimeUnit.MINUTES.toNanos(1), 0, clock));
+        waitUntilTheKeeperLetsGo();
+        int before = clock.readings.get();
+        assertTrue(loop.drive(1, System.nanoTime(), () -> true));
+        assertEquals(1, clock.readings.get() - before, "a wait that is over polls once, at one reading");
+        before = clock.readings.get();
+        assertTrue(loop.drive(TimeUnit.MILLISECONDS.toNanos(1), System.nanoTime(), () -> false));
+        assertTrue(clock.readings.get() - before >= 1, "a pass that waited reads the clock as it goes");
+    }
+
+    /** A manual clock that counts the readings one thread makes (the keeper reads it too, on its own). */
+    private static final class ReadingsOf implements Clock {
+        final org.sperli.testing.ManualClock manual = new org.sperli.testing.ManualClock();
+        final AtomicInteger readings = new AtomicInteger();
+        private final Thread counted;
+
+        ReadingsOf(Thread counted) {
+            this.counted = counted;
+        }
+
+        @Override
+        public long nanoTime() {
+            if (Thread.currentThread() == counted) {
+                readings.incrementAndGet();
+            }
+            return manual.nanoTime();
+        }
+
+        @Override
+        public long millis() {
+            return manual.millis();
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return manual.instant();
+        }
+    }
+
     /** A loop whose waiting threads poll for a minute before they sleep: only the spin's exits end a drive. */
     private void useSpinningLoop() throws Exception {
         close();
