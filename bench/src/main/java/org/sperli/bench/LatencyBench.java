@@ -2,7 +2,6 @@ package org.sperli.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -38,8 +37,8 @@ import org.sperli.identity.TlsSockets;
  * Here both connections are open at once, and blocks of {@value #BLOCK} samples of each alternate (the order swapped
  * every round); each placement is measured three ways: as the scheduler places the threads, and with both threads
  * pinned to one core and to two cores ({@code taskset} on the two threads; skipped, with the reason, where that is
- * not possible). Before anything is timed the JIT compiler must be quiet (less than {@value #QUIET_COMPILE_MS} ms of
- * compiling in {@value #QUIET_WINDOW_MS} ms): the two stacks' paths took 70 000-110 000 round trips (5-10 s) to be
+ * not possible). Before anything is timed the JIT compiler must be quiet ({@link JitQuiet}: less than 20 ms of
+ * compiling in 2 s): the two stacks' paths took 70 000-110 000 round trips (5-10 s) to be
  * compiled on this machine, and measured before that (5000 round trips), SPERLI's p99 was the compiler's.
  *
  * <p>Latency is half the round trip of an 8-byte message, as in {@link TransportBench}; the same
@@ -51,8 +50,6 @@ import org.sperli.identity.TlsSockets;
 public final class LatencyBench {
     static final int BLOCK = 1000;
     static final int SIZE = 8;
-    static final long QUIET_WINDOW_MS = 2000;
-    static final long QUIET_COMPILE_MS = 20;
     private static final long LONGEST_WARM_UP_MS = 60_000;
     private static final Duration LIMIT = Duration.ofMinutes(10);
     private static final double[] PERCENTILES = {0.5, 0.9, 0.99, 0.999};
@@ -201,9 +198,8 @@ public final class LatencyBench {
         void warmUp(int rank, TransportBench.Link[] links) {
             byte[] msg = TransportBench.filled(SIZE);
             byte[] in = new byte[SIZE];
-            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            JitQuiet jit = new JitQuiet();
             long began = System.nanoTime();
-            List<long[]> history = new ArrayList<>();
             long trips = 0;
             while (!warm) {
                 for (TransportBench.Link link : links) {
@@ -212,16 +208,7 @@ public final class LatencyBench {
                 trips += BLOCK;
                 if (rank == 0) {
                     long now = System.nanoTime();
-                    long compiling = jit != null && jit.isCompilationTimeMonitoringSupported()
-                            ? jit.getTotalCompilationTime() : 0;
-                    history.add(new long[] {now, compiling});
-                    long[] oldest = history.get(0);
-                    while (history.size() > 1 && now - history.get(1)[0] >= QUIET_WINDOW_MS * 1_000_000L) {
-                        history.remove(0);
-                        oldest = history.get(0);
-                    }
-                    boolean windowFull = now - oldest[0] >= QUIET_WINDOW_MS * 1_000_000L;
-                    warmUpQuiet = windowFull && compiling - oldest[1] < QUIET_COMPILE_MS;
+                    warmUpQuiet = jit.quietNow();
                     if (warmUpQuiet || now - began > LONGEST_WARM_UP_MS * 1_000_000L) {
                         warm = true;
                         warmUpNs = now - began;
@@ -252,8 +239,8 @@ public final class LatencyBench {
                 TransportBench.pingPong(link, rank == 0, msg, in, BLOCK, null);
             }
             long[] block = new long[BLOCK];
-            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-            long jit0 = jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+            JitQuiet jit = new JitQuiet();
+            long jit0 = jit.compileMs();
             long gc0 = collections();
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long[] cpu = new long[2];
@@ -273,8 +260,7 @@ public final class LatencyBench {
                 cpuNs[p.ordinal()][1] += cpu[1];
             }
             if (rank == 0) {
-                jitMs[p.ordinal()] = (jit != null && jit.isCompilationTimeMonitoringSupported()
-                        ? jit.getTotalCompilationTime() : 0) - jit0;
+                jitMs[p.ordinal()] = jit.compileMs() - jit0;
                 gcs[p.ordinal()] = collections() - gc0;
             }
             await();

@@ -42,14 +42,15 @@ import org.sperli.transport.TlsEngineFactory;
  *
  * <p>The socket baselines frame each message as a 4-byte length and the payload, written in one call when the message
  * is small (so one TLS record), and read into a reused buffer; TCP_NODELAY everywhere. Latency is ping-pong: rank 0
- * sends, rank 1 answers with a message of the same size; each sample is round trip / 2, and the table shows median
- * and p99 over {@link #PING_TIMED} samples after {@link #PING_WARM_UP}. Bandwidth is one direction: rank 0 streams
- * N messages, rank 1 receives them all and answers with a 1-byte ack; MB/s = 10^6 payload bytes per second from the
- * first send to the ack, median of {@link #BW_TIMED} repetitions after {@link #BW_WARM_UP}; the message rate is the
- * same with {@link #RATE_COUNT} 8-byte messages. The CPU rows give the
- * whole JVM's CPU time (all threads, both sides) per MB over the timed repetitions: unlike MB/s, it hardly moves
- * when other processes share the cores. With {@code --runs N} the whole table is measured N times in this JVM and
- * the runtime issue's transport targets are judged on the median of the N ratios, each taken within its own run.
+ * sends, rank 1 answers with a message of the same size; each sample is round trip / 2, and the table shows median and
+ * p99 over {@link #PING_TIMED} samples after {@link #PING_WARM_UP} and then until the JIT compiler is quiet
+ * ({@link #warmUntilQuiet}). Bandwidth is one direction: rank 0 streams N messages, rank 1 receives them all and
+ * answers with a 1-byte ack; MB/s = 10^6 payload bytes per second from the first send to the ack, median of
+ * {@link #BW_TIMED} repetitions after {@link #BW_WARM_UP}; the message rate is the same with {@link #RATE_COUNT} 8-byte
+ * messages. The CPU rows give the whole JVM's CPU time (all threads, both sides) per MB over the timed repetitions:
+ * unlike MB/s, it hardly moves when other processes share the cores. With {@code --runs N} the whole table is measured
+ * N times in this JVM and the runtime issue's transport targets are judged on the median of the N ratios, each taken
+ * within its own run.
  */
 public final class TransportBench {
     private static final int TAG = 7;
@@ -57,6 +58,10 @@ public final class TransportBench {
     private static final int[] PING_SIZES = {8, 4 * 1024};
     private static final int PING_WARM_UP = 5_000;
     private static final int PING_TIMED = 10_000;
+    /** The longest warm-up of the latency rows after {@link #PING_WARM_UP}: the compiler may never be quiet. */
+    private static final long LONGEST_WARM_UP_MS = 30_000;
+    /** Round trips between two looks at the compiler during the warm-up. */
+    private static final int QUIET_CHECK_TRIPS = 1000;
     private static final int[] BW_SIZES = {1 << 20, 16 << 20};
     /** Messages per bandwidth repetition: 128 MiB per repetition at both sizes. */
     private static final int[] BW_COUNTS = {128, 8};
@@ -78,7 +83,10 @@ public final class TransportBench {
     interface Link {
         void send(byte[] payload);
 
-        /** Receives the next message, which must be {@code into.length} bytes (a stack may copy it there, or not). */
+        /**
+         * Receives the next message, which must be {@code into.length} bytes, at least its first byte into {@code into}
+         * (a stack may copy the rest there, or not).
+         */
         void recv(byte[] into);
     }
 
@@ -200,7 +208,8 @@ public final class TransportBench {
                 System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "negotiated: %s; Ed25519 job certificates, loopback 127.0.0.1%n", suites);
-        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up (every size warmed first), the"
+        out.printf(Locale.ROOT, "latency: round trip/2, %d samples after %d warm-up (every size warmed first) and then"
+                + " until the JIT was quiet, the"
                 + " stacks one after the other: their p99 depends on where the scheduler put each pair of threads"
                 + " (scripts/bench latency measures the tail); bandwidth: one direction, %d MiB per repetition,"
                 + " median of %d after %d warm-up%n", PING_TIMED, PING_WARM_UP, (BW_SIZES[0] >> 20) * BW_COUNTS[0],
@@ -264,10 +273,11 @@ public final class TransportBench {
         double[] median = new double[PING_SIZES.length];
         double[] p99 = new double[PING_SIZES.length];
         // Every size warms up before any is timed: the first size's figures would otherwise include the compilation
-        // of the paths that the next sizes take.
+        // of the paths that the next sizes take; and then until the compiler is quiet.
         for (int size : PING_SIZES) {
             pingPong(link, initiator, filled(size), new byte[size], PING_WARM_UP, null);
         }
+        warmUntilQuiet(link, initiator, PING_SIZES[0]);
         for (int i = 0; i < PING_SIZES.length; i++) {
             byte[] msg = filled(PING_SIZES[i]);
             byte[] in = new byte[PING_SIZES[i]];
@@ -346,6 +356,36 @@ public final class TransportBench {
         return reps[reps.length / 2];
     }
 
+    /**
+     * Round trips of {@code size} bytes until the JIT compiler was quiet for a window ({@link JitQuiet}), at most
+     * {@link #LONGEST_WARM_UP_MS}: on JDK 25, 5000 round trips left the first stack measured (SPERLI on the JDK's
+     * engine) compiling, at twice its latency. Both sides make the same round trips: the initiator decides and says so
+     * in the first byte of each ping (0: the last one).
+     */
+    static void warmUntilQuiet(Link link, boolean initiator, int size) {
+        byte[] msg = filled(size);
+        byte[] in = new byte[size];
+        JitQuiet jit = initiator ? new JitQuiet() : null;
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LONGEST_WARM_UP_MS);
+        for (long trips = 1; ; trips++) {
+            if (initiator) {
+                boolean last = trips % QUIET_CHECK_TRIPS == 0 && (jit.quietNow() || System.nanoTime() - end > 0);
+                msg[0] = (byte) (last ? 0 : 1);
+                link.send(msg);
+                link.recv(in);
+                if (last) {
+                    return;
+                }
+            } else {
+                link.recv(in);
+                link.send(msg);
+                if (in[0] == 0) {
+                    return;
+                }
+            }
+        }
+    }
+
     static void pingPong(Link link, boolean initiator, byte[] msg, byte[] in, int n, long[] samples) {
         for (int k = 0; k < n; k++) {
             if (initiator) {
@@ -393,6 +433,8 @@ public final class TransportBench {
             if (m.length != into.length) {
                 throw new IllegalStateException("got " + m.length + " bytes, expected " + into.length);
             }
+            // The first byte only: the warm-up's initiator says in it whether a round trip is the last one.
+            into[0] = m[0];
         }
     }
 

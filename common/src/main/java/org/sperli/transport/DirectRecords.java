@@ -167,7 +167,9 @@ final class DirectRecords {
     /** Writes {@code out} to the socket; what it does not take goes to Netty's outbound buffer, below TLS. */
     private ChannelFuture write(ByteBuffer out) {
         try {
-            SocketChannel socket = (SocketChannel) JAVA_CHANNEL.invoke(channel);
+            // Exact types let the JIT inline the handle; a plain invoke went through an adapter (seen in a profile).
+            SelectableChannel selectable = (SelectableChannel) JAVA_CHANNEL.invokeExact((AbstractNioChannel) channel);
+            SocketChannel socket = (SocketChannel) selectable;
             while (out.hasRemaining() && socket.write(out) > 0) {
                 // the socket took some: offer it the rest
             }
