@@ -2,6 +2,7 @@ package org.sperli.transport;
 
 import io.netty.util.concurrent.Ticker;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.sperli.jvm.Clock;
 
 /**
@@ -10,17 +11,22 @@ import org.sperli.jvm.Clock;
  * which moves the clock moves them too. Its origin is the clock's reading when it was made.
  */
 public final class ClockTicker implements Ticker {
-    private final Clock clock;
+    private final LongSupplier nanos;
     private final long origin;
 
-    private ClockTicker(Clock clock) {
-        this.clock = clock;
-        this.origin = clock.nanoTime();
+    private ClockTicker(LongSupplier nanos) {
+        this.nanos = nanos;
+        this.origin = nanos.getAsLong();
     }
 
     /** A ticker that reads {@code clock}. */
     public static Ticker of(Clock clock) {
-        return new ClockTicker(clock);
+        return new ClockTicker(clock::nanoTime);
+    }
+
+    /** A ticker that reads {@code nanos}, the clock's readings as an event loop gives them out (see DrivenLoop). */
+    static Ticker reading(LongSupplier nanos) {
+        return new ClockTicker(nanos);
     }
 
     @Override
@@ -30,7 +36,7 @@ public final class ClockTicker implements Ticker {
 
     @Override
     public long nanoTime() {
-        return clock.nanoTime() - origin;
+        return nanos.getAsLong() - origin;
     }
 
     /** A real sleep: Netty asks a ticker to sleep only in its own waits, none of which the rank's loop makes. */

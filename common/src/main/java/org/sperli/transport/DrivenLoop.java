@@ -123,7 +123,7 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
                long spinNanos, Clock clock, Runnable pause) {
         this.pause = pause;
         this.clock = clock;
-        this.ticker = new LoopTicker(clock.nanoTime());
+        this.ticker = ClockTicker.reading(this::loopNanos);
         this.releasedAt = clock.nanoTime();
         this.keeperSelectNanos = keeperSelectNanos;
         this.takeoverNanos = takeoverNanos;
@@ -387,31 +387,11 @@ public final class DrivenLoop extends AbstractScheduledEventExecutor implements 
     }
 
     /**
-     * The rank's clock as Netty's scheduler and the handlers on this loop read it, from the loop's start: in a pass
-     * that does not wait, for the thread that runs it, the pass's instant.
+     * The rank's clock as Netty's scheduler and the handlers on this loop read it ({@link #ticker}): in a pass that
+     * does not wait, for the thread that runs it, the pass's instant.
      */
-    private final class LoopTicker implements Ticker {
-        private final long origin;
-
-        LoopTicker(long origin) {
-            this.origin = origin;
-        }
-
-        @Override
-        public long initialNanoTime() {
-            return origin;
-        }
-
-        @Override
-        public long nanoTime() {
-            return (driver == Thread.currentThread() && inPass ? passNanos : clock.nanoTime()) - origin;
-        }
-
-        /** A real sleep: Netty asks a ticker to sleep only in its own waits, none of which the rank's loop makes. */
-        @Override
-        public void sleep(long delay, TimeUnit unit) throws InterruptedException {
-            unit.sleep(delay);
-        }
+    private long loopNanos() {
+        return driver == Thread.currentThread() && inPass ? passNanos : clock.nanoTime();
     }
 
     // Netty's event loop

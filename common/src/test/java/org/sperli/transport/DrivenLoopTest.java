@@ -24,6 +24,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.sperli.jvm.Clock;
+import org.sperli.testing.ManualClock;
 
 /** The rules of {@link DrivenLoop}: who runs the loop, when, and that it ends. */
 class DrivenLoopTest {
@@ -368,10 +370,7 @@ class DrivenLoopTest {
     @Test
     void aSendReadsTheClockOnceAndTheLoopsTimeStandsAtThatReadingUntilItsEnd() throws Exception {
         // On one core a message's latency is its CPU, and ten readings of the clock per message were a share of it.
-        close();
-        ReadingsOf clock = new ReadingsOf(Thread.currentThread());
-        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
-                TimeUnit.MINUTES.toNanos(1), 0, clock));
+        ReadingsOf clock = useCountingLoop();
         long[] seen = new long[2];
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
         int before;
@@ -396,10 +395,7 @@ class DrivenLoopTest {
 
     @Test
     void aPollReadsTheClockOnceAndAWaitThatSleepsReadsItAgainAfterwards() throws Exception {
-        close();
-        ReadingsOf clock = new ReadingsOf(Thread.currentThread());
-        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
-                TimeUnit.MINUTES.toNanos(1), 0, clock));
+        ReadingsOf clock = useCountingLoop();
         waitUntilTheKeeperLetsGo();
         int before = clock.readings.get();
         assertTrue(loop.drive(1, System.nanoTime(), () -> true));
@@ -409,9 +405,18 @@ class DrivenLoopTest {
         assertTrue(clock.readings.get() - before >= 1, "a pass that waited reads the clock as it goes");
     }
 
+    /** A loop on a manual clock that counts this thread's readings; the keeper takes over only after a minute. */
+    private ReadingsOf useCountingLoop() throws Exception {
+        close();
+        ReadingsOf clock = new ReadingsOf(Thread.currentThread());
+        connectOn(new DrivenLoop(NioIoHandler.newFactory(), "test-io", TimeUnit.MILLISECONDS.toNanos(100),
+                TimeUnit.MINUTES.toNanos(1), 0, clock));
+        return clock;
+    }
+
     /** A manual clock that counts the readings one thread makes (the keeper reads it too, on its own). */
     private static final class ReadingsOf implements Clock {
-        final org.sperli.testing.ManualClock manual = new org.sperli.testing.ManualClock();
+        final ManualClock manual = new ManualClock();
         final AtomicInteger readings = new AtomicInteger();
         private final Thread counted;
 
@@ -433,7 +438,7 @@ class DrivenLoopTest {
         }
 
         @Override
-        public java.time.Instant instant() {
+        public Instant instant() {
             return manual.instant();
         }
     }
